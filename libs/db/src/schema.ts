@@ -1,0 +1,143 @@
+import { ColumnType, Generated } from 'kysely';
+import type { EventSource, NodeRecord, StoredGraphCounts, TaskItem, ChangeEntry } from '@graph-history/domain';
+
+type Json<T> = ColumnType<T, string | T, string | T>;
+
+export interface AccountsTable {
+  account_id: Generated<number>;
+  name: string;
+  created: number;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  account_id: number;
+  kind: 'secret' | 'restricted';
+  hash: Buffer;
+  masked: string;
+  graph_keys: string[] | null;
+  created: number;
+  revoked: number | null;
+}
+
+export interface GraphDirectoryTable {
+  graph_key: string;
+  graph_id: Generated<number>;
+  account_id: number;
+}
+
+export interface GraphsTable {
+  graph_id: number;
+  graph_key: string;
+  account_id: number;
+  source: 'watch' | 'paste' | 'upload';
+  created: number;
+  ingested_seq: Generated<number>;
+  applied_seq: Generated<number>;
+  first_seq: number | null;
+  last_event: number | null;
+  counts: Json<StoredGraphCounts> | null;
+  trimmed_seq: Generated<number>;
+}
+
+export interface InboxTable {
+  graph_id: number;
+  seq: number;
+  body: Json<unknown>;
+  received: number;
+}
+
+export interface EventKeysTable {
+  graph_id: number;
+  key: string;
+  seq: number;
+}
+
+export interface NodeRefsTable {
+  graph_id: number;
+  ref: string;
+  ended: Generated<boolean>;
+}
+
+export interface EventsTable {
+  graph_id: number;
+  seq: number;
+  key: string;
+  type: string;
+  created: number;
+  node_no: number;
+  source: Json<EventSource>;
+  payload: Json<Record<string, unknown>>;
+  changes: Json<ChangeEntry[]>;
+  counts: Json<StoredGraphCounts>;
+  applied: number;
+}
+
+export interface NodeVersionsTable {
+  graph_id: number;
+  node_no: number;
+  valid_from: number;
+  sort_key: string;
+  parent_no: number | null;
+  depth: number;
+  kind: 'session' | 'agent';
+  state: string;
+  last_event: number;
+  rec: Json<NodeRecord>;
+}
+
+export interface TaskSnapshotsTable {
+  graph_id: number;
+  node_no: number;
+  seq: number;
+  tasks: Json<TaskItem[]>;
+}
+
+export interface SpawnsTable {
+  graph_id: number;
+  requester_no: number;
+  child_no: number;
+  seq: number;
+  spawn_call_id: string | null;
+  agent_type: string;
+  purpose: string;
+  background: boolean;
+  created: number;
+}
+
+export interface WaitsTable {
+  graph_id: number;
+  node_no: number;
+  on_no: number;
+  started_seq: number;
+  started: number;
+  reason: string | null;
+  ended_seq: number | null;
+  ended: number | null;
+}
+
+export interface MessagesTable {
+  graph_id: number;
+  seq: number;
+  from_no: number;
+  to_no: number;
+  message_id: string;
+  text: string | null;
+  created: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  graph_directory: GraphDirectoryTable;
+  graphs: GraphsTable;
+  inbox: InboxTable;
+  event_keys: EventKeysTable;
+  node_refs: NodeRefsTable;
+  events: EventsTable;
+  node_versions: NodeVersionsTable;
+  task_snapshots: TaskSnapshotsTable;
+  spawns: SpawnsTable;
+  waits: WaitsTable;
+  messages: MessagesTable;
+}

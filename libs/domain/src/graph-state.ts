@@ -1,0 +1,25 @@
+import { StoredGraphCounts } from './graph-counts';
+import { NodeRecord } from './node';
+import { TaskItem, WaitRecord } from './records';
+
+/**
+ * Everything the reducer needs to apply the next event of one graph. The apply worker loads it
+ * from the current version rows (and caches it per graph, checked against `lastSeq`); the reducer
+ * mutates it in place as it applies events.
+ */
+export interface GraphState {
+  graphId: number;
+  /** Sequence of the last applied event (0 before the first). */
+  lastSeq: number;
+  /** Stored `created` of the last applied event (0 before the first). */
+  lastCreated: number;
+  nodes: Map<number, NodeRecord>;
+  byRef: Map<string, number>;
+  /** Number of root nodes so far: the next root's position in tree order. */
+  rootCount: number;
+  /** Open waits, by waiting node then by node waited on. */
+  openWaits: Map<number, Map<number, WaitRecord>>;
+  /** Current task list of each node that has one. */
+  tasks: Map<number, TaskItem[]>;
+  counts: StoredGraphCounts;
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { ATTENTION_REASONS, END_STATES, LINK_METHODS, NODE_STATES, TASK_STATUSES } from './node';
+
+/** Limits on what one WatchEvent may carry; larger values are rejected, never cut. */
+export const LIMITS = {
+  key: 200,
+  ref: 512,
+  shortText: 200,
+  text: 20_000,
+  tasks: 1_000,
+  refsPerWait: 1_000,
+} as const;
+
+const ref = z.string().min(1).max(LIMITS.ref);
+const shortText = z.string().max(LIMITS.shortText);
+const text = z.string().max(LIMITS.text);
+
+const payloads = {
+  'session.started': z.strictObject({ title: text.optional(), cwd: text.optional(), parent: ref.optional() }),
+  'agent.spawned': z.strictObject({
+    parent: ref,
+    agent_type: shortText,
+    purpose: text,
+    background: z.boolean().optional(),
+    spawn_call_id: shortText.optional(),
+    requested_by: ref.optional(),
+    cwd: text.optional(),
+    link_method: z.enum(LINK_METHODS).optional(),
+  }),
+  status: z.strictObject({ state: z.enum(NODE_STATES), summary: text.optional() }),
+  activity: z.strictObject({ summary: text.optional() }),
+  title: z.strictObject({ title: text }),
+  'tasks.updated': z.strictObject({
+    tasks: z
+      .array(
+        z.strictObject({
+          id: shortText.min(1).optional(),
+          content: text,
+          status: z.enum(TASK_STATUSES),
+          active_form: text.optional(),
+        }),
+      )
+      .max(LIMITS.tasks),
+  }),
+  'wait.started': z.strictObject({ on: z.array(ref).min(1).max(LIMITS.refsPerWait), reason: text.optional() }),
+  'wait.ended': z.strictObject({ on: z.array(ref).min(1).max(LIMITS.refsPerWait).optional() }),
+  'message.sent': z.strictObject({ to: ref, text: text.optional(), message_id: shortText.min(1).optional() }),
+  'attention.raised': z.strictObject({ reason: z.enum(ATTENTION_REASONS), message: text.optional() }),
+  'attention.cleared': z.strictObject({}),
+  ended: z.strictObject({ state: z.enum(END_STATES), summary: text.optional() }),
+} as const;
+
+export type WatchEventType = keyof typeof payloads;
+export const WATCH_EVENT_TYPES = Object.keys(payloads) as WatchEventType[];
+
+export type PayloadOf<T extends WatchEventType> = z.infer<(typeof payloads)[T]>;
+
+const source = z.strictObject({
+  provider: shortText.min(1),
+  provider_version: shortText,
+  adapter: shortText.min(1),
+});
+
+const envelope = z.strictObject({
+  key: z.string().min(1).max(LIMITS.key),
+  type: z.string(),
+  created: z.number().int().nonnegative().max(8.64e15),
+  node: ref,
+  source,
+  payload: z.record(z.unknown()),
+});
+
+interface Envelope<T extends WatchEventType> {
+  key: string;
+  type: T;
+  created: number;
+  node: string;
+  source: z.infer<typeof source>;
+  payload: PayloadOf<T>;
+}
+
+export type WatchEvent = { [T in WatchEventType]: Envelope<T> }[WatchEventType];
+
+/** Why an event is refused: `param` is relative to the event (`payload.state`), `message` one sentence. */
+export interface Rejection {
+  param: string;
+  message: string;
+}
+
+export type ParseResult = { ok: true; event: WatchEvent } | { ok: false; rejection: Rejection };
+
+function fromZod(error: z.ZodError, prefix: string[]): Rejection {
+  const issue = error.issues[0]!;
+  const path = [...prefix, ...issue.path.map(String)];
+  if (issue.code === 'unrecognized_keys') path.push(issue.keys[0]!);
+  const param = path.length ? path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]') : 'event';
+  const message =
+    issue.code === 'unrecognized_keys' ? `Unknown field ${param}; remove it.` : `Invalid ${param}: ${issue.message}.`;
+  return { param, message };
+}
+
+/** Checks shape and types of one raw event (no graph state needed). */
+export function parseWatchEvent(raw: unknown): ParseResult {
+  const env = envelope.safeParse(raw);
+  if (!env.success) return { ok: false, rejection: fromZod(env.error, []) };
+  const type = env.data.type;
+  if (!(type in payloads)) {
+    return {
+      ok: false,
+      rejection: { param: 'type', message: `Unknown event type ${JSON.stringify(type).slice(0, 80)}; use one of ${WATCH_EVENT_TYPES.join(', ')}.` },
+    };
+  }
+  const payload = payloads[type as WatchEventType].safeParse(env.data.payload);
+  if (!payload.success) return { ok: false, rejection: fromZod(payload.error, ['payload']) };
+  return { ok: true, event: { ...env.data, type, payload: payload.data } as WatchEvent };
+}

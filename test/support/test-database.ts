@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { createDb, Db } from '@graph-history/db';
+import { TEMPLATE_DB, withDatabase } from './database-url';
+
+export interface TestDatabase {
+  url: string;
+  db: Db;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fresh, migrated database cloned from the template: one per test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `gh_test_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`));
+  const url = withDatabase(process.env.DATABASE_URL!, name);
+  const db = createDb(url, { max: 5 });
+  return {
+    url,
+    db,
+    async drop() {
+      await db.destroy();
+      await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
