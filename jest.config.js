@@ -6,7 +6,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.(t|j)s$': swc },
   moduleNameMapper: {
-    '^@graph-history/(domain|config|db)$': '<rootDir>/libs/$1/src',
+    '^@graph-history/(domain|config|db|http)$': '<rootDir>/libs/$1/src',
     '^@graph-history/migrations$': '<rootDir>/db/migrations',
     '^@graph-history/(api|ingestor|cli)/(.*)$': '<rootDir>/apps/$1/src/$2',
   },

@@ -1,3 +1,5 @@
 export * from './schema';
 export * from './connection';
 export * from './migrate';
+export * from './repositories/account.repository';
+export * from './repositories/api-key.repository';

@@ -4,5 +4,6 @@ export * from './graph-counts';
 export * from './event';
 export * from './records';
 export * from './graph-state';
+export * from './applied-event';
 export * from './watch-event';
 export * from './api-keys';

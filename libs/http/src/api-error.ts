@@ -1,0 +1,78 @@
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+export interface ErrorBody {
+  type: ErrorType;
+  code: string;
+  message: string;
+  param: string | null;
+  doc_url: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * An error the API answers in the contract's envelope. Throw it anywhere below a controller;
+ * the envelope filter renders it.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    readonly code: string,
+    message: string,
+    readonly param: string | null = null,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const parameterInvalid = (param: string | null, message: string): ApiError =>
+  new ApiError(400, 'invalid_request_error', 'parameter_invalid', message, param);
+
+export const parameterUnknown = (param: string): ApiError =>
+  new ApiError(
+    400,
+    'invalid_request_error',
+    'parameter_unknown',
+    `Received unknown parameter: ${param}. Remove it and try again.`,
+    param,
+  );
+
+export const resourceMissing = (param: string | null, message: string): ApiError =>
+  new ApiError(404, 'invalid_request_error', 'resource_missing', message, param);
+
+export const unknownUrl = (method: string, url: string): ApiError =>
+  resourceMissing(null, `Unrecognized request URL (${method} ${url.split('?')[0]}). Check the path and the API version.`);
+
+export const methodNotAllowed = (method: string): ApiError =>
+  new ApiError(
+    405,
+    'invalid_request_error',
+    'method_not_allowed',
+    `The ${method} method is not allowed here; this API only answers GET and HEAD.`,
+  );
+
+export const apiKeyInvalid = (message: string): ApiError =>
+  new ApiError(401, 'authentication_error', 'api_key_invalid', message, null, {}, {
+    'WWW-Authenticate': 'Bearer realm="graph-history"',
+  });
+
+export const apiKeyRestricted = (message: string): ApiError =>
+  new ApiError(403, 'permission_error', 'api_key_restricted', message);
+
+export const rateLimited = (retryAfterSeconds: number, extraHeaders: Record<string, string> = {}): ApiError =>
+  new ApiError(
+    429,
+    'rate_limit_error',
+    'rate_limit',
+    `Too many requests; wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'} before retrying.`,
+    null,
+    {},
+    { 'Retry-After': String(retryAfterSeconds), ...extraHeaders },
+  );

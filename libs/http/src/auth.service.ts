@@ -1,0 +1,59 @@
+import { hashApiKey, isWellFormedApiKey, maskApiKey } from '@graph-history/domain';
+import { ApiKeyRepository } from '@graph-history/db';
+import { ApiError, apiKeyInvalid } from './api-error';
+import { readCredentials } from './credentials';
+import { Principal } from './principal';
+
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+interface CacheEntry {
+  principal: Principal | null;
+  expires: number;
+}
+
+/**
+ * Turns an Authorization header into a Principal. Look-ups are cached in process for 5 s, so a
+ * revoked key stops working within 5 s on every replica.
+ */
+export class AuthService {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The principal, or an `api_key_invalid` ApiError to throw. */
+  async authenticate(authorization: string | string[] | undefined): Promise<Principal> {
+    const creds = readCredentials(authorization);
+    if (creds.kind === 'missing') {
+      throw apiKeyInvalid(
+        'No API key provided. Send it as `Authorization: Bearer <API_KEY>` or as the basic-auth user name.',
+      );
+    }
+    const key = creds.kind === 'key' ? creds.key : creds.shown;
+    const principal = creds.kind === 'key' && isWellFormedApiKey(key) ? await this.lookup(key) : null;
+    if (!principal) throw invalidKey(key);
+    return principal;
+  }
+
+  private async lookup(key: string): Promise<Principal | null> {
+    const hash = hashApiKey(key);
+    const cacheKey = hash.toString('base64');
+    const now = this.now();
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.expires > now) return hit.principal;
+    const row = await this.keys.findActiveByHash(hash);
+    const principal: Principal | null = row
+      ? { keyId: row.keyId, accountId: row.accountId, kind: row.kind, graphKeys: row.graphKeys }
+      : null;
+    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+    this.cache.set(cacheKey, { principal, expires: now + CACHE_TTL_MS });
+    return principal;
+  }
+}
+
+function invalidKey(key: string): ApiError {
+  return apiKeyInvalid(`Invalid API key provided: ${maskApiKey(key)}. Check the key, or create a new one.`);
+}

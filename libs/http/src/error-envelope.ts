@@ -1,0 +1,81 @@
+import { HttpException } from '@nestjs/common';
+import { ApiError, ErrorBody, ErrorType, unknownUrl } from './api-error';
+
+export interface Envelope {
+  status: number;
+  headers: Record<string, string>;
+  body: { error: ErrorBody };
+}
+
+const PG_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', '57P01', '57P03', '53300']);
+
+function isDatabaseUnreachable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && PG_UNREACHABLE.has(code)) return true;
+  const msg = err instanceof Error ? err.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(msg);
+}
+
+function fromFastify(err: { statusCode: number; code?: string; message: string }): ApiError {
+  const status = err.statusCode;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'invalid_request_error', 'request_too_large', 'The request body is larger than allowed; send a smaller body.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The request body is empty; send a JSON object.', 'body');
+    default:
+      if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/i.test(err.message)) {
+        return new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The request body is not valid JSON; fix its syntax.', 'body');
+      }
+      return new ApiError(status, 'invalid_request_error', 'parameter_invalid', 'The request is malformed; check its headers and body.');
+  }
+}
+
+function typeFor(status: number): ErrorType {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 429) return 'rate_limit_error';
+  return status >= 500 ? 'api_error' : 'invalid_request_error';
+}
+
+/** Maps anything thrown while serving a request to the contract's error envelope. */
+export function toEnvelope(
+  err: unknown,
+  ctx: { requestId: string; method: string; url: string; docBase: string },
+): Envelope {
+  let e: ApiError;
+  if (err instanceof ApiError) {
+    e = err;
+  } else if (err instanceof HttpException) {
+    const status = err.getStatus();
+    e =
+      status === 404
+        ? unknownUrl(ctx.method, ctx.url)
+        : new ApiError(status, typeFor(status), status >= 500 ? 'api_error' : 'parameter_invalid', err.message);
+  } else if (
+    typeof (err as { statusCode?: unknown })?.statusCode === 'number' &&
+    (err as { statusCode: number }).statusCode < 500
+  ) {
+    e = fromFastify(err as { statusCode: number; code?: string; message: string });
+  } else if (isDatabaseUnreachable(err)) {
+    e = new ApiError(503, 'api_error', 'api_error', `The service is temporarily unavailable; retry shortly, and quote request ${ctx.requestId} if it persists.`);
+  } else {
+    e = new ApiError(500, 'api_error', 'api_error', `Something went wrong on our side; retry, and quote request ${ctx.requestId} if it persists.`);
+  }
+  return {
+    status: e.status,
+    headers: e.headers,
+    body: {
+      error: {
+        type: e.type,
+        code: e.code,
+        message: e.message,
+        param: e.param,
+        doc_url: `${ctx.docBase}/docs/errors#${e.code}`,
+        ...e.extra,
+      },
+    },
+  };
+}
