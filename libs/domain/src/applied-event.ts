@@ -9,7 +9,9 @@ export interface AppliedEvent {
   versions: NodeRecord[];
   taskSnapshot: TaskSnapshot | null;
   spawn: SpawnRecord | null;
+  /** Waits to insert. A wait on a node that had already ended comes closed (`endedSeq` = `seq`). */
   waitsOpened: WaitRecord[];
+  /** Open waits to close (update by nodeNo, onNo, startedSeq). */
   waitsClosed: WaitClosure[];
   message: MessageRecord | null;
 }

@@ -5,7 +5,8 @@ import { TaskItem, WaitRecord } from './records';
 /**
  * Everything the reducer needs to apply the next event of one graph. The apply worker loads it
  * from the current version rows (and caches it per graph, checked against `lastSeq`); the reducer
- * mutates it in place as it applies events.
+ * mutates it in place as it applies events. Build it with `createGraphState` or
+ * `graphStateFromRows`, never by hand.
  */
 export interface GraphState {
   graphId: number;
@@ -19,6 +20,8 @@ export interface GraphState {
   rootCount: number;
   /** Open waits, by waiting node then by node waited on. */
   openWaits: Map<number, Map<number, WaitRecord>>;
+  /** Reverse index of `openWaits`: node waited on -> the nodes waiting on it. */
+  waitedBy: Map<number, Set<number>>;
   /** Current task list of each node that has one. */
   tasks: Map<number, TaskItem[]>;
   counts: StoredGraphCounts;

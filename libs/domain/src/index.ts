@@ -7,3 +7,5 @@ export * from './graph-state';
 export * from './applied-event';
 export * from './watch-event';
 export * from './api-keys';
+export * from './public-node';
+export * from './reducer';

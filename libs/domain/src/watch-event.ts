@@ -11,12 +11,25 @@ export const LIMITS = {
   refsPerWait: 1_000,
 } as const;
 
-const ref = z.string().min(1).max(LIMITS.ref);
-const shortText = z.string().max(LIMITS.shortText);
-const text = z.string().max(LIMITS.text);
+/** NUL and unpaired surrogates cannot be stored in Postgres text/jsonb, so they are refused here. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+const isStorable = (s: string): boolean => !s.includes('\u0000') && !UNPAIRED_SURROGATE.test(s);
+const storable = (min: number, max: number) =>
+  z.string().min(min).max(max).refine(isStorable, {
+    message: 'remove NUL characters and unpaired surrogates',
+  });
+
+const ref = storable(1, LIMITS.ref);
+const shortText = storable(0, LIMITS.shortText);
+const idText = storable(1, LIMITS.shortText);
+const text = storable(0, LIMITS.text);
 
 const payloads = {
-  'session.started': z.strictObject({ title: text.optional(), cwd: text.optional(), parent: ref.optional() }),
+  'session.started': z.strictObject({
+    title: text.optional(),
+    cwd: text.optional(),
+    parent: ref.optional(),
+  }),
   'agent.spawned': z.strictObject({
     parent: ref,
     agent_type: shortText,
@@ -34,7 +47,7 @@ const payloads = {
     tasks: z
       .array(
         z.strictObject({
-          id: shortText.min(1).optional(),
+          id: idText.optional(),
           content: text,
           status: z.enum(TASK_STATUSES),
           active_form: text.optional(),
@@ -42,10 +55,16 @@ const payloads = {
       )
       .max(LIMITS.tasks),
   }),
-  'wait.started': z.strictObject({ on: z.array(ref).min(1).max(LIMITS.refsPerWait), reason: text.optional() }),
+  'wait.started': z.strictObject({
+    on: z.array(ref).min(1).max(LIMITS.refsPerWait),
+    reason: text.optional(),
+  }),
   'wait.ended': z.strictObject({ on: z.array(ref).min(1).max(LIMITS.refsPerWait).optional() }),
-  'message.sent': z.strictObject({ to: ref, text: text.optional(), message_id: shortText.min(1).optional() }),
-  'attention.raised': z.strictObject({ reason: z.enum(ATTENTION_REASONS), message: text.optional() }),
+  'message.sent': z.strictObject({ to: ref, text: text.optional(), message_id: idText.optional() }),
+  'attention.raised': z.strictObject({
+    reason: z.enum(ATTENTION_REASONS),
+    message: text.optional(),
+  }),
   'attention.cleared': z.strictObject({}),
   ended: z.strictObject({ state: z.enum(END_STATES), summary: text.optional() }),
 } as const;
@@ -56,13 +75,13 @@ export const WATCH_EVENT_TYPES = Object.keys(payloads) as WatchEventType[];
 export type PayloadOf<T extends WatchEventType> = z.infer<(typeof payloads)[T]>;
 
 const source = z.strictObject({
-  provider: shortText.min(1),
+  provider: idText,
   provider_version: shortText,
-  adapter: shortText.min(1),
+  adapter: idText,
 });
 
 const envelope = z.strictObject({
-  key: z.string().min(1).max(LIMITS.key),
+  key: storable(1, LIMITS.key),
   type: z.string(),
   created: z.number().int().nonnegative().max(8.64e15),
   node: ref,
@@ -81,6 +100,9 @@ interface Envelope<T extends WatchEventType> {
 
 export type WatchEvent = { [T in WatchEventType]: Envelope<T> }[WatchEventType];
 
+/** The WatchEvent of one type, e.g. `EventOf<'status'>`. */
+export type EventOf<T extends WatchEventType> = Envelope<T>;
+
 /** Why an event is refused: `param` is relative to the event (`payload.state`), `message` one sentence. */
 export interface Rejection {
   param: string;
@@ -95,7 +117,9 @@ function fromZod(error: z.ZodError, prefix: string[]): Rejection {
   if (issue.code === 'unrecognized_keys') path.push(issue.keys[0]!);
   const param = path.length ? path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]') : 'event';
   const message =
-    issue.code === 'unrecognized_keys' ? `Unknown field ${param}; remove it.` : `Invalid ${param}: ${issue.message}.`;
+    issue.code === 'unrecognized_keys'
+      ? `Unknown field ${param}; remove it.`
+      : `Invalid ${param}: ${issue.message}.`;
   return { param, message };
 }
 
@@ -104,10 +128,13 @@ export function parseWatchEvent(raw: unknown): ParseResult {
   const env = envelope.safeParse(raw);
   if (!env.success) return { ok: false, rejection: fromZod(env.error, []) };
   const type = env.data.type;
-  if (!(type in payloads)) {
+  if (!Object.hasOwn(payloads, type)) {
     return {
       ok: false,
-      rejection: { param: 'type', message: `Unknown event type ${JSON.stringify(type).slice(0, 80)}; use one of ${WATCH_EVENT_TYPES.join(', ')}.` },
+      rejection: {
+        param: 'type',
+        message: `Unknown event type ${JSON.stringify(type).slice(0, 80)}; use one of ${WATCH_EVENT_TYPES.join(', ')}.`,
+      },
     };
   }
   const payload = payloads[type as WatchEventType].safeParse(env.data.payload);

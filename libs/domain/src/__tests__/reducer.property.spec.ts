@@ -1,0 +1,177 @@
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { AppliedEvent } from '../applied-event';
+import { ChangeEntry } from '../event';
+import { GraphState } from '../graph-state';
+import { decodeId } from '../ids';
+import { PublicNodeBody, publicNodeBody } from '../public-node';
+import {
+  applyEvent,
+  createGraphState,
+  descendantsUpperBound,
+  graphStateFromRows,
+  RejectedEventError,
+  validateBatch,
+} from '../reducer';
+import { parseWatchEvent, Rejection } from '../watch-event';
+import { EventGenerator, GeneratedEvent, Step, stepArb } from './event-generator';
+import { NaiveOracle } from './naive-oracle';
+import { rowsOf, snapshotState } from './state-snapshot';
+
+/** `expect(actual).toEqual(expected)`, but only pays for Jest's diff when the values differ. */
+function expectEqual(actual: unknown, expected: unknown): void {
+  if (!isDeepStrictEqual(actual, expected)) expect(actual).toEqual(expected);
+}
+
+/** Every field that differs between two public snapshots, computed independently of the reducer. */
+function expectedChanges(
+  prev: Map<number, PublicNodeBody>,
+  state: GraphState,
+  eventNodeNo: number,
+): ChangeEntry[] {
+  const entries: { no: number; entry: ChangeEntry }[] = [];
+  for (const rec of state.nodes.values()) {
+    const now = publicNodeBody(state.graphId, rec) as unknown as Record<string, unknown>;
+    const old = prev.get(rec.no) as unknown as Record<string, unknown> | undefined;
+    const fields: ChangeEntry['fields'] = {};
+    for (const name of Object.keys(now)) {
+      if (name === 'id') continue;
+      if (old === undefined ? now[name] !== null : !isDeepStrictEqual(old[name], now[name])) {
+        fields[name] = { from: old === undefined ? null : old[name], to: now[name] };
+      }
+    }
+    if (old === undefined || Object.keys(fields).length)
+      entries.push({
+        no: rec.no,
+        entry: { node_id: now.id as string, created: old === undefined, fields },
+      });
+  }
+  entries.sort((a, b) => (a.no === eventNodeNo ? -1 : b.no === eventNodeNo ? 1 : a.no - b.no));
+  return entries.map((e) => e.entry);
+}
+
+function checkAgainstOracle(state: GraphState, oracle: NaiveOracle, applied: AppliedEvent): void {
+  const expectedCounts = oracle.expectedCounts();
+  expectEqual(state.counts, expectedCounts);
+  expectEqual(applied.event.counts, expectedCounts);
+  for (const rec of state.nodes.values()) {
+    const { childCount, descendantCount, backgroundAgentCount, blocked } = rec;
+    expectEqual(
+      { no: rec.no, childCount, descendantCount, backgroundAgentCount, blocked },
+      {
+        no: rec.no,
+        ...oracle.expectedNode(rec.no),
+      },
+    );
+  }
+}
+
+function checkTreeOrder(state: GraphState, oracle: NaiveOracle): void {
+  const recs = [...state.nodes.values()].sort((a, b) => (a.sortKey < b.sortKey ? -1 : 1));
+  expectEqual(
+    recs.map((r) => r.no),
+    oracle.preOrder(),
+  );
+  for (const top of recs) {
+    const upper = descendantsUpperBound(top.sortKey);
+    const inRange = recs
+      .filter((r) => r.sortKey > top.sortKey && r.sortKey < upper)
+      .map((r) => r.no);
+    expectEqual(
+      inRange,
+      oracle.preOrder().filter((no) => oracle.isDescendant(no, top.no)),
+    );
+  }
+}
+
+interface Failure {
+  index: number;
+  rejection: Rejection;
+}
+
+/** Runs one random history batch by batch, comparing ingest-time validation, reducer and oracle. */
+function runHistory(steps: Step[]): void {
+  let state = createGraphState(3);
+  const oracle = new NaiveOracle();
+  const generator = new EventGenerator();
+  const refTable = new Map<string, { ended: boolean }>();
+  const tableView = { get: (ref: string) => refTable.get(ref) };
+  const returned: { version: unknown; json: string }[] = [];
+  let previous = new Map<number, PublicNodeBody>();
+
+  const batches: Step[][] = [];
+  for (const step of steps) {
+    if (step.newBatch || batches.length === 0 || batches[batches.length - 1]!.length >= 5)
+      batches.push([]);
+    batches[batches.length - 1]!.push(step);
+  }
+
+  for (const batch of batches) {
+    generator.resync(oracle);
+    const generated: GeneratedEvent[] = batch.map((step) => generator.next(step));
+    const raws = generated.map((g) => g.raw);
+    const validation = validateBatch(tableView, raws);
+    let failure: Failure | null = null;
+
+    for (let index = 0; index < raws.length && !failure; index++) {
+      const parsed = parseWatchEvent(raws[index]);
+      if (!parsed.ok) {
+        failure = { index, rejection: parsed.rejection };
+        break;
+      }
+      const before = generated[index]!.invalid ? snapshotState(state) : null;
+      let applied: AppliedEvent;
+      try {
+        applied = applyEvent(state, parsed.event, state.lastSeq + 1);
+      } catch (error) {
+        if (!(error instanceof RejectedEventError)) throw error;
+        failure = { index, rejection: error.rejection };
+        if (before) expectEqual(snapshotState(state), before);
+        break;
+      }
+      oracle.apply(parsed.event, applied.event.created);
+      expectEqual(applied.event.changes, expectedChanges(previous, state, applied.event.nodeNo));
+      expectEqual(
+        applied.versions,
+        applied.event.changes.map((c) => state.nodes.get(decodeId('node', c.node_id)!.n)),
+      );
+      checkAgainstOracle(state, oracle, applied);
+      previous = new Map(
+        [...state.nodes.values()].map((r) => [r.no, publicNodeBody(state.graphId, r)]),
+      );
+      for (const version of applied.versions)
+        returned.push({ version, json: JSON.stringify(version) });
+    }
+
+    const firstInvalid = generated.findIndex((g) => g.invalid);
+    expect(failure?.index ?? -1).toBe(firstInvalid);
+    if (failure) {
+      expectEqual(validation, { ok: false, index: failure.index, rejection: failure.rejection });
+      const prefix = validateBatch(tableView, raws.slice(0, failure.index));
+      if (!prefix.ok) throw new Error('the accepted prefix of a batch must validate');
+      for (const [ref, v] of prefix.refs) refTable.set(ref, v);
+    } else {
+      if (!validation.ok)
+        throw new Error(`validateBatch refused event ${validation.index} that applied`);
+      for (const [ref, v] of validation.refs) refTable.set(ref, v);
+    }
+    if (batch[0]!.a % 7 === 0) {
+      const rebuilt = graphStateFromRows(rowsOf(state));
+      expectEqual(snapshotState(rebuilt), snapshotState(state));
+      state = rebuilt;
+    }
+  }
+  checkTreeOrder(state, oracle);
+  for (const { version, json } of returned) expect(JSON.stringify(version)).toBe(json);
+}
+
+describe('reducer properties (random histories against a naive oracle)', () => {
+  it('agrees with the oracle, the ingest-time validation and an independent diff after every event', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 60, size: 'max' }), (steps) =>
+        runHistory(steps),
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+});

@@ -1,0 +1,52 @@
+import { AppliedEvent } from '../applied-event';
+import { ChangeEntry } from '../event';
+import { NodeRecord } from '../node';
+import { publicNodeBody } from '../public-node';
+import { WatchEvent } from '../watch-event';
+import { copyNodeRecord } from './copy-node-record';
+import { EventContext } from './event-context';
+import { applyCountDelta } from './graph-count-delta';
+import { changedFields, createdFields } from './node-changes';
+
+/**
+ * Turns the touched nodes into change entries and versions (the event's node first, the others by
+ * node number), moves the graph counts and builds the stored event.
+ */
+export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: number): AppliedEvent {
+  const { state } = ctx;
+  const others = [...ctx.before.keys()].filter((no) => no !== eventNodeNo).sort((a, b) => a - b);
+  const changes: ChangeEntry[] = [];
+  const versions: NodeRecord[] = [];
+  for (const no of [eventNodeNo, ...others]) {
+    const before = ctx.before.get(no) as NodeRecord | null;
+    const after = ctx.node(no);
+    applyCountDelta(state.counts, before, after);
+    const afterPublic = publicNodeBody(state.graphId, after);
+    const fields =
+      before === null
+        ? createdFields(afterPublic)
+        : changedFields(publicNodeBody(state.graphId, before), afterPublic);
+    if (before !== null && Object.keys(fields).length === 0) continue;
+    changes.push({ node_id: afterPublic.id, created: before === null, fields });
+    versions.push(copyNodeRecord(after));
+  }
+  return {
+    event: {
+      seq: ctx.seq,
+      key: ev.key,
+      type: ev.type,
+      created: ctx.created,
+      nodeNo: eventNodeNo,
+      source: { ...ev.source },
+      payload: ev.payload as Record<string, unknown>,
+      changes,
+      counts: { ...state.counts, by_state: { ...state.counts.by_state } },
+    },
+    versions,
+    taskSnapshot: ctx.taskSnapshot,
+    spawn: ctx.spawn,
+    waitsOpened: ctx.waitsOpened,
+    waitsClosed: ctx.waitsClosed,
+    message: ctx.message,
+  };
+}

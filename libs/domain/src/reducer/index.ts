@@ -1,0 +1,10 @@
+export { applyEvent, stateRefView } from './apply-event';
+export { RejectedEventError } from './rejected-event-error';
+export { checkRefs } from './ref-checks';
+export type { RefView } from './ref-checks';
+export { validateBatch } from './validate-batch';
+export type { BatchValidation } from './validate-batch';
+export { createGraphState, graphStateFromRows } from './graph-state-factory';
+export type { GraphStateRows } from './graph-state-factory';
+export { descendantsUpperBound } from './sort-key';
+export { headlineOf, HEADLINE_MAX, MESSAGE_TEXT_MAX } from './text';

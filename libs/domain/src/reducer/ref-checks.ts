@@ -1,0 +1,112 @@
+import { Rejection, WatchEvent } from '../watch-event';
+
+/** What validation needs to know of a ref: whether it exists and whether its node has ended. */
+export interface RefView {
+  get(ref: string): { ended: boolean } | undefined;
+}
+
+const CREATE_TYPES: ReadonlySet<string> = new Set(['session.started', 'agent.spawned']);
+
+export const isCreateEvent = (
+  ev: WatchEvent,
+): ev is Extract<WatchEvent, { type: 'session.started' | 'agent.spawned' }> =>
+  CREATE_TYPES.has(ev.type);
+
+const quote = (ref: string): string =>
+  JSON.stringify(ref.length > 80 ? `${ref.slice(0, 80)}…` : ref);
+
+const unknownRef = (param: string, ref: string): Rejection => ({
+  param,
+  message: `No node has ref ${quote(ref)} in this graph; send its session.started or agent.spawned event first.`,
+});
+
+/**
+ * Every rule beyond shape that can refuse an event, decided from the refs known before it. The
+ * ingestor runs it at ingest time and the reducer again when applying, so both agree.
+ */
+export function checkRefs(view: RefView, ev: WatchEvent): Rejection | null {
+  const self = view.get(ev.node);
+  if (isCreateEvent(ev)) {
+    if (self) {
+      return {
+        param: 'node',
+        message: `A node with ref ${quote(ev.node)} already exists; use a new ref for a new node.`,
+      };
+    }
+    return checkParent(view, ev.payload.parent) ?? checkRequestedBy(view, ev);
+  }
+  if (!self) return unknownRef('node', ev.node);
+  if (self.ended && ev.type !== 'activity') {
+    return {
+      param: 'node',
+      message: `Node ${quote(ev.node)} has ended and accepts only activity events now; send no other event after its ended event.`,
+    };
+  }
+  switch (ev.type) {
+    case 'message.sent':
+      return view.get(ev.payload.to) ? null : unknownRef('payload.to', ev.payload.to);
+    case 'wait.started':
+      return checkWaitTargets(view, ev.node, ev.payload.on, true);
+    case 'wait.ended':
+      return ev.payload.on ? checkWaitTargets(view, ev.node, ev.payload.on, false) : null;
+    case 'tasks.updated':
+      return checkTaskIds(ev.payload.tasks);
+    default:
+      return null;
+  }
+}
+
+function checkParent(view: RefView, parent: string | undefined): Rejection | null {
+  if (parent === undefined) return null;
+  const node = view.get(parent);
+  if (!node) return unknownRef('payload.parent', parent);
+  if (node.ended) {
+    return {
+      param: 'payload.parent',
+      message: `Node ${quote(parent)} has ended and cannot get new children; name a parent that is still running.`,
+    };
+  }
+  return null;
+}
+
+function checkRequestedBy(view: RefView, ev: WatchEvent): Rejection | null {
+  if (ev.type !== 'agent.spawned' || ev.payload.requested_by === undefined) return null;
+  return view.get(ev.payload.requested_by)
+    ? null
+    : unknownRef('payload.requested_by', ev.payload.requested_by);
+}
+
+function checkWaitTargets(
+  view: RefView,
+  self: string,
+  on: string[],
+  opening: boolean,
+): Rejection | null {
+  for (let i = 0; i < on.length; i++) {
+    const ref = on[i]!;
+    if (opening && ref === self) {
+      return {
+        param: `payload.on[${i}]`,
+        message: 'A node cannot wait on itself; remove its own ref from payload.on.',
+      };
+    }
+    if (!view.get(ref)) return unknownRef(`payload.on[${i}]`, ref);
+  }
+  return null;
+}
+
+function checkTaskIds(tasks: { id?: string }[]): Rejection | null {
+  const seen = new Set<string>();
+  for (let i = 0; i < tasks.length; i++) {
+    const id = tasks[i]!.id;
+    if (id === undefined) continue;
+    if (seen.has(id)) {
+      return {
+        param: `payload.tasks[${i}].id`,
+        message: `Task id ${quote(id)} appears twice in the list; give each task its own id.`,
+      };
+    }
+    seen.add(id);
+  }
+  return null;
+}

@@ -1,0 +1,91 @@
+import { SOURCE } from '../__tests__/harness';
+import { RefView } from './ref-checks';
+import { validateBatch } from './validate-batch';
+
+const raw = (
+  type: string,
+  node: string,
+  payload: Record<string, unknown> = {},
+  key = `${type}:${node}`,
+) => ({
+  key,
+  type,
+  created: 1_000,
+  node,
+  source: SOURCE,
+  payload,
+});
+
+const known = new Map([
+  ['S', { ended: false }],
+  ['S/old', { ended: true }],
+]);
+const view: RefView = { get: (ref) => known.get(ref) };
+
+describe('validateBatch', () => {
+  it('accepts a batch whose events refer to refs created earlier in the same batch', () => {
+    const result = validateBatch(view, [
+      raw('agent.spawned', 'S/a', { parent: 'S', agent_type: 'x', purpose: 'p' }),
+      raw('session.started', 'T', { parent: 'S/a' }),
+      raw('wait.started', 'T', { on: ['S/a', 'S'] }),
+      raw('ended', 'S/a', { state: 'completed' }),
+      raw('activity', 'S/a'),
+    ]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.events.map((e) => e.type)).toEqual([
+      'agent.spawned',
+      'session.started',
+      'wait.started',
+      'ended',
+      'activity',
+    ]);
+    expect([...result.refs]).toEqual([
+      ['S/a', { ended: true }],
+      ['T', { ended: false }],
+    ]);
+  });
+
+  it('refuses the first event that an earlier event of the batch made invalid', () => {
+    const result = validateBatch(view, [
+      raw('ended', 'S', { state: 'completed' }),
+      raw('status', 'S', { state: 'idle' }),
+    ]);
+    expect(result).toEqual({
+      ok: false,
+      index: 1,
+      rejection: expect.objectContaining({ param: 'node' }),
+    });
+  });
+
+  it('refuses a second create of a ref within the batch', () => {
+    const result = validateBatch(view, [
+      raw('session.started', 'N', {}, 'k1'),
+      raw('session.started', 'N', {}, 'k2'),
+    ]);
+    expect(result).toMatchObject({ ok: false, index: 1, rejection: { param: 'node' } });
+  });
+
+  it('reports shape errors with their index and a param relative to the event', () => {
+    expect(
+      validateBatch(view, [raw('activity', 'S'), raw('status', 'S', { state: 'sleeping' })]),
+    ).toMatchObject({
+      ok: false,
+      index: 1,
+      rejection: { param: 'payload.state' },
+    });
+    expect(validateBatch(view, [raw('teleport', 'S')])).toMatchObject({
+      ok: false,
+      index: 0,
+      rejection: { param: 'type' },
+    });
+    expect(validateBatch(view, [raw('status', 'S/old', { state: 'idle' })])).toMatchObject({
+      index: 0,
+      rejection: { param: 'node' },
+    });
+  });
+
+  it('accepts an empty batch and returns no refs', () => {
+    expect(validateBatch(view, [])).toEqual({ ok: true, events: [], refs: new Map() });
+  });
+});

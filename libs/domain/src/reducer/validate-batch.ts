@@ -1,0 +1,27 @@
+import { parseWatchEvent, Rejection, WatchEvent } from '../watch-event';
+import { checkRefs, isCreateEvent, RefView } from './ref-checks';
+
+export type BatchValidation =
+  | { ok: true; events: WatchEvent[]; refs: Map<string, { ended: boolean }> }
+  | { ok: false; index: number; rejection: Rejection };
+
+/**
+ * Parses and checks a batch in order against `view` overlaid with the batch's own earlier events.
+ * On success `refs` holds every ref the batch creates or ends, with its state after the batch.
+ */
+export function validateBatch(view: RefView, raws: unknown[]): BatchValidation {
+  const refs = new Map<string, { ended: boolean }>();
+  const overlay: RefView = { get: (ref) => refs.get(ref) ?? view.get(ref) };
+  const events: WatchEvent[] = [];
+  for (let index = 0; index < raws.length; index++) {
+    const parsed = parseWatchEvent(raws[index]);
+    if (!parsed.ok) return { ok: false, index, rejection: parsed.rejection };
+    const ev = parsed.event;
+    const rejection = checkRefs(overlay, ev);
+    if (rejection) return { ok: false, index, rejection };
+    if (isCreateEvent(ev)) refs.set(ev.node, { ended: false });
+    else if (ev.type === 'ended') refs.set(ev.node, { ended: true });
+    events.push(ev);
+  }
+  return { ok: true, events, refs };
+}
