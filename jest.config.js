@@ -7,6 +7,8 @@ module.exports = {
   transform: { '^.+\\.(t|j)s$': swc },
   moduleNameMapper: {
     '^@graph-history/(domain|config|db|http)$': '<rootDir>/libs/$1/src',
+    '^@graph-history/simulator$': '<rootDir>/libs/simulator/src',
+    '^@graph-history/adapters$': '<rootDir>/libs/adapters/src',
     '^@graph-history/migrations$': '<rootDir>/db/migrations',
     '^@graph-history/(api|ingestor|cli)/(.*)$': '<rootDir>/apps/$1/src/$2',
   },

@@ -1,0 +1,61 @@
+import { type FSWatcher, watch } from 'node:fs';
+
+/**
+ * Wakes the watcher when something under a folder changes (fs.watch, recursive), and at the
+ * latest after a polling interval: fs.watch can miss events or be unavailable (inotify limits,
+ * network file systems), so polling is the fallback that always works.
+ */
+export class ChangeSignal {
+  private watcher: FSWatcher | undefined;
+  private pending = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly pollMs: number,
+  ) {}
+
+  start(): void {
+    try {
+      this.watcher = watch(this.dir, { recursive: true }, () => this.notify());
+      this.watcher.on('error', () => this.stopWatching());
+    } catch {
+      this.watcher = undefined; // polling only
+    }
+  }
+
+  /** Resolves on the next change, after the polling interval, or when `signal` aborts. */
+  next(signal: AbortSignal): Promise<void> {
+    if (this.pending || signal.aborted) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.wake = undefined;
+        this.pending = false;
+        resolve();
+      };
+      const timer = setTimeout(done, this.pollMs);
+      signal.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+  }
+
+  close(): void {
+    this.stopWatching();
+    this.wake?.();
+  }
+
+  private notify(): void {
+    this.pending = true;
+    this.wake?.();
+  }
+
+  private stopWatching(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+}

@@ -1,0 +1,126 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { FIXTURES } from '../../../../test/watch/support/fixture-lines';
+import { FakeIngest } from '../../../../test/watch/support/fake-ingest';
+import { CliError } from '../cli-error';
+import type { CliIo } from '../io';
+import { claudeProjectName, graphKeyFor, resolveProjectDir } from './projects';
+import { registerWatchCommand } from './watch.command';
+
+function captureIo(env: NodeJS.ProcessEnv): CliIo & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += String(d)));
+  stderr.on('data', (d) => (err += String(d)));
+  return { env, stdout, stderr, out: () => out, err: () => err };
+}
+
+async function watch(io: CliIo, ...args: string[]): Promise<void> {
+  const program = new Command('graph-history').exitOverride();
+  registerWatchCommand(program, io);
+  await program.parseAsync(['watch', ...args], { from: 'user' });
+}
+
+describe('graph-history watch', () => {
+  const server = new FakeIngest();
+  let url: string;
+  let tmp: string;
+  beforeAll(async () => {
+    url = await server.start();
+  });
+  afterAll(() => server.stop());
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'gh-watch-cmd-'));
+    server.graphs.clear();
+  });
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('--once back-fills the chosen project and prints the viewer address and a summary', async () => {
+    const projects = join(tmp, 'projects');
+    cpSync(join(FIXTURES, 'v1-inline-sidechains'), join(projects, '-path-to-Demo'), {
+      recursive: true,
+    });
+    const io = captureIo({
+      GRAPH_HISTORY_KEY: server.apiKey,
+      DATA_DIR: join(tmp, 'data'),
+      PUBLIC_URL: 'https://share.example.com',
+    });
+    await watch(io, '--once', '--dir', projects, '--project', '/path/to/Demo', '--url', url);
+    const events = server.events('path-to-Demo');
+    expect(events.length).toBeGreaterThan(0);
+    expect(io.out()).toBe(
+      `Sharing ${join(projects, '-path-to-Demo')} as graph path-to-Demo: https://share.example.com/graphs/gph_path-to-Demo\n` +
+        `graph path-to-Demo: ${events.length} events sent, ${events.length} new, 0 already there.\n`,
+    );
+    expect(io.err()).toBe('');
+  });
+
+  it('honours --graph and --key', async () => {
+    const projects = join(tmp, 'projects');
+    cpSync(join(FIXTURES, 'v1-inline-sidechains'), join(projects, 'demo'), { recursive: true });
+    const io = captureIo({ DATA_DIR: join(tmp, 'data'), GRAPH_HISTORY_URL: url });
+    await watch(io, '--once', '--dir', projects, '--graph', 'my_share', '--key', server.apiKey);
+    expect([...server.graphs.keys()]).toEqual(['my_share']);
+  });
+
+  it.each([
+    [['--once'], {}, /No API key/],
+    [
+      ['--once', '--graph', 'bad key!'],
+      { GRAPH_HISTORY_KEY: 'sk_x' },
+      /--graph: "bad key!" must be 1 to 64/,
+    ],
+    [
+      ['--once', '--url', 'not a url'],
+      { GRAPH_HISTORY_KEY: 'sk_x' },
+      /--url: "not a url" is not a URL/,
+    ],
+    [
+      ['--once', '--project', 'missing'],
+      { GRAPH_HISTORY_KEY: 'sk_x' },
+      /No Claude Code transcripts folder at .*missing/,
+    ],
+  ])('refuses %j with one clear line', async (args, env, message) => {
+    const io = captureIo({ DATA_DIR: join(tmp, 'data'), ...env });
+    const run = watch(io, '--dir', tmp, ...args);
+    await expect(run).rejects.toThrow(CliError);
+    await expect(run).rejects.toThrow(message);
+  });
+
+  it('stops with the server message when the key is refused', async () => {
+    const projects = join(tmp, 'projects');
+    cpSync(join(FIXTURES, 'v1-inline-sidechains'), join(projects, 'demo'), { recursive: true });
+    const io = captureIo({
+      DATA_DIR: join(tmp, 'data'),
+      GRAPH_HISTORY_URL: url,
+      GRAPH_HISTORY_KEY: 'sk_wrong',
+    });
+    await expect(watch(io, '--once', '--dir', projects)).rejects.toThrow('Invalid API key.');
+  });
+});
+
+describe('project folders and graph keys', () => {
+  it('derives a valid graph key from any folder name, keeping the project name', () => {
+    expect(graphKeyFor('-home-USER-projects-spotter-worktrees-spotter-a0y')).toBe(
+      'home-USER-projects-spotter-worktrees-spotter-a0y',
+    );
+    const long = graphKeyFor(`-home-${'x'.repeat(80)}-my-project`);
+    expect(long).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(long).toMatch(/-my-project-[0-9a-f]{8}$/);
+    expect(graphKeyFor(`-home-${'y'.repeat(80)}-my-project`)).not.toBe(long);
+    expect(graphKeyFor('...')).toBe('claude-code');
+    expect(graphKeyFor('été ünïcode')).toBe('t-n-code');
+  });
+
+  it('finds a project by folder name, folder path or working directory', () => {
+    expect(claudeProjectName('/home/me/my.app')).toBe('-home-me-my-app');
+    expect(resolveProjectDir('/p', '-home-me-app')).toBe('/p/-home-me-app');
+    expect(resolveProjectDir('/p', '/p/-home-me-app')).toBe('/p/-home-me-app');
+    expect(resolveProjectDir('/p', '/home/me/my.app')).toBe('/p/-home-me-my-app');
+  });
+});

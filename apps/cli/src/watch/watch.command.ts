@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { claudeCodeAdapter } from '@graph-history/adapters';
+import type { Command } from 'commander';
+import { CliError } from '../cli-error';
+import { integerIn } from '../commands/option-parsers';
+import { type CliIo, cliConfig, processIo } from '../io';
+import type { SendTotals } from './event-sender';
+import { GRAPH_KEY_PATTERN, defaultProjectsDir, expandHome, resolveProjectDir } from './projects';
+import { streamLog } from './watch-log';
+import { WatchRunner, type WatchRunOptions } from './watch-runner';
+
+interface WatchCommandOptions {
+  dir?: string;
+  project?: string;
+  graph?: string;
+  url?: string;
+  key?: string;
+  once?: boolean;
+  fromStart?: boolean;
+  pollMs: number;
+}
+
+/** After SIGINT/SIGTERM the current pass gets this long to finish before the process exits. */
+const STOP_GRACE_MS = 5_000;
+
+function summary(totals: Map<string, SendTotals>): string {
+  if (totals.size === 0) return 'No Claude Code transcripts found.';
+  return [...totals]
+    .map(
+      ([graph, t]) =>
+        `graph ${graph}: ${t.sent} events sent, ${t.accepted} new, ${t.duplicates} already there${t.skipped ? `, ${t.skipped} refused and skipped` : ''}.`,
+    )
+    .join('\n');
+}
+
+function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
+  const config = cliConfig(io);
+  const key = opts.key ?? config.GRAPH_HISTORY_KEY;
+  if (!key)
+    throw new CliError(
+      'No API key: pass --key or set GRAPH_HISTORY_KEY (create one with `keys create --account NAME`).',
+    );
+  const url = opts.url ?? config.GRAPH_HISTORY_URL;
+  if (!URL.canParse(url)) throw new CliError(`--url: ${JSON.stringify(url)} is not a URL.`);
+  if (opts.graph !== undefined && !GRAPH_KEY_PATTERN.test(opts.graph)) {
+    throw new CliError(
+      `--graph: ${JSON.stringify(opts.graph)} must be 1 to 64 of A-Z a-z 0-9 _ -.`,
+    );
+  }
+  const projectsDir = resolve(expandHome(opts.dir ?? defaultProjectsDir()));
+  const projectDir =
+    opts.project === undefined ? undefined : resolveProjectDir(projectsDir, opts.project);
+  const folder = projectDir ?? projectsDir;
+  // A project's folder appears with its first session, so a live watch may wait for it.
+  const mayAppearLater = !opts.once && projectDir !== undefined;
+  if (!mayAppearLater && !existsSync(folder)) {
+    throw new CliError(
+      `No Claude Code transcripts folder at ${folder}: pass --dir (and --project) to point at one.`,
+    );
+  }
+  return {
+    projectsDir,
+    ...(projectDir !== undefined ? { projectDir } : {}),
+    ...(opts.graph !== undefined ? { graph: opts.graph } : {}),
+    url,
+    key,
+    once: opts.once === true,
+    fromStart: opts.fromStart === true,
+    pollMs: opts.pollMs,
+    dataDir: resolve(config.DATA_DIR),
+    viewerBase: config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`,
+  };
+}
+
+/** Stops the run on SIGINT/SIGTERM; a second signal, or a pass that will not finish, exits at once. */
+function stopOnSignals(controller: AbortController): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    controller.abort();
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}
+
+export function registerWatchCommand(program: Command, io: CliIo = processIo()): void {
+  program
+    .command('watch')
+    .description(
+      'Share live Claude Code sessions: follow their transcripts and send them as watch events',
+    )
+    .option('--dir <dir>', 'Claude Code projects folder (default: ~/.claude/projects)')
+    .option(
+      '--project <name|path>',
+      'only this project: its folder name under --dir, or its working directory',
+    )
+    .option(
+      '--graph <key>',
+      'graph key to share into (default: derived from each project folder name)',
+    )
+    .option(
+      '--url <url>',
+      'ingest base URL (default: GRAPH_HISTORY_URL, else http://127.0.0.1:3001)',
+    )
+    .option('--key <key>', 'secret API key (default: GRAPH_HISTORY_KEY)')
+    .option('--once', 'send what the transcripts hold now, then exit')
+    .option(
+      '--from-start',
+      'ignore the saved read positions and read every transcript again (safe: re-sent events are duplicates)',
+    )
+    .option(
+      '--poll-ms <ms>',
+      'polling interval behind file-system notifications',
+      integerIn(50, 600_000),
+      2_000,
+    )
+    .action(async (opts: WatchCommandOptions) => {
+      const options = runOptions(opts, io);
+      const log = streamLog(io.stdout, io.stderr);
+      const controller = new AbortController();
+      const release = options.once ? () => undefined : stopOnSignals(controller);
+      try {
+        const totals = await new WatchRunner(claudeCodeAdapter, options, log).run(
+          controller.signal,
+        );
+        log.info(summary(totals));
+      } finally {
+        release();
+      }
+    });
+}

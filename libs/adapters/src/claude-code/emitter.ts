@@ -1,0 +1,108 @@
+import type { PayloadOf, WatchEvent, WatchEventType } from '@graph-history/domain';
+import { eventKey } from '../event-key';
+import { getOwn, setOwn } from '../own-record';
+import type { ParsedLine } from './line';
+import { type NodeMemo, type SessionMemo, newNodeMemo } from './state';
+
+export const PROVIDER = 'claude-code';
+export const ADAPTER_NAME = 'claude-code-jsonl';
+export const ADAPTER_VERSION = 1;
+
+/** At most one `activity` per node in this much transcript time; other events are never held back. */
+export const ACTIVITY_INTERVAL_MS = 15_000;
+
+type NodeEventType = Exclude<WatchEventType, 'session.started' | 'agent.spawned'>;
+
+/**
+ * Emits the events of one transcript line. It is the single gate that keeps the stream valid for
+ * ingest.md: events only on known nodes, nothing after a node's end, each ref created once.
+ * Keys are `<file id>:<line uuid>:<n>`; creations use `<ref>:started` / `<ref>:spawned`, so a
+ * node gets the same key whichever line ends up creating it.
+ */
+export class Emitter {
+  private n = 0;
+
+  constructor(
+    readonly sessionId: string,
+    readonly session: SessionMemo,
+    readonly line: ParsedLine,
+    readonly ts: number,
+    private readonly out: WatchEvent[],
+  ) {}
+
+  node(ref: string): NodeMemo | undefined {
+    return getOwn(this.session.nodes, ref);
+  }
+
+  /** True when `ref` exists and has not ended. */
+  live(ref: string): boolean {
+    const node = this.node(ref);
+    return node !== undefined && !node.ended;
+  }
+
+  send<T extends NodeEventType>(type: T, ref: string, payload: PayloadOf<T>): boolean {
+    const node = this.node(ref);
+    if (!node || node.ended) return false;
+    this.push(eventKey(this.line.fileId, this.line.lineId, this.n++), type, ref, payload, this.ts);
+    node.lastEventAt = Math.max(node.lastEventAt, this.ts);
+    if (type === 'status') node.state = (payload as PayloadOf<'status'>).state;
+    if (type === 'ended') {
+      node.ended = true;
+      node.state = (payload as PayloadOf<'ended'>).state;
+    }
+    if (type === 'attention.raised') node.attention = true;
+    if (type === 'attention.cleared') node.attention = false;
+    return true;
+  }
+
+  /** Marks a node alive (and sets its headline) unless it had an event very recently. */
+  activity(ref: string, summary?: string): void {
+    const node = this.node(ref);
+    if (!node || node.ended || this.ts - node.lastEventAt < ACTIVITY_INTERVAL_MS) return;
+    this.send('activity', ref, summary === undefined ? {} : { summary });
+  }
+
+  startSession(payload: PayloadOf<'session.started'>): boolean {
+    const ref = this.sessionId;
+    if (this.node(ref)) return false;
+    this.push(eventKey(ref, 'started'), 'session.started', ref, payload, this.ts);
+    setOwn(this.session.nodes, ref, newNodeMemo('session', this.ts));
+    return true;
+  }
+
+  /** Creates an agent under a live parent, dated by its spawn call. */
+  spawnAgent(
+    ref: string,
+    payload: PayloadOf<'agent.spawned'>,
+    ts: number,
+    version: string,
+  ): boolean {
+    if (this.node(ref) || !this.live(payload.parent)) return false;
+    this.push(eventKey(ref, 'spawned'), 'agent.spawned', ref, payload, ts, version);
+    setOwn(this.session.nodes, ref, newNodeMemo('agent', ts));
+    return true;
+  }
+
+  private push(
+    key: string,
+    type: WatchEventType,
+    node: string,
+    payload: object,
+    created: number,
+    version?: string,
+  ): void {
+    const providerVersion = version ?? this.line.version ?? this.session.version;
+    this.out.push({
+      key,
+      type,
+      created,
+      node,
+      source: {
+        provider: PROVIDER,
+        provider_version: providerVersion,
+        adapter: `${ADAPTER_NAME}/${ADAPTER_VERSION}`,
+      },
+      payload,
+    } as WatchEvent);
+  }
+}

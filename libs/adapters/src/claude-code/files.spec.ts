@@ -1,0 +1,22 @@
+import { detectFiles } from './files';
+
+describe('detectFiles', () => {
+  it('claims session files and both sub-agent layouts, grouping a session with its agents', () => {
+    expect(
+      detectFiles([
+        's1.jsonl',
+        's1/subagents/agent-a1.jsonl',
+        's1/subagents/agent-acompact-123.jsonl',
+        'agent-b2.jsonl',
+        'agent-acompact-9.jsonl',
+        's1/tool-results/x.txt',
+        'notes.md',
+        's1/other/deeper.jsonl',
+      ]),
+    ).toEqual([
+      { path: 's1.jsonl', id: 's1', group: 's1' },
+      { path: 's1/subagents/agent-a1.jsonl', id: 's1/agent-a1', group: 's1' },
+      { path: 'agent-b2.jsonl', id: 'agent-b2', group: 'agent-b2' },
+    ]);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * A transcript line reduced to what the graph needs. Lines can be megabytes long (tool output);
+ * a ParsedLine keeps only short texts, so lines can be buffered and persisted cheaply.
+ */
+export interface ParsedLine {
+  fileId: string;
+  lineNo: number;
+  /** The line's uuid, else `L<lineNo>`: with `fileId` it makes the line's event keys. */
+  lineId: string;
+  /** Transcript time in ms; a line without a timestamp gets its predecessor's. */
+  ts: number | undefined;
+  version: string | undefined;
+  sessionId: string | undefined;
+  cwd: string | undefined;
+  uuid: string | undefined;
+  parentUuid: string | undefined;
+  /** 1.0.x sub-agent line written inline in the session file. */
+  sidechain: boolean;
+  facts: Fact[];
+}
+
+export interface TodoInput {
+  id?: string;
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  activeForm?: string;
+}
+
+export type ToolOp =
+  | { op: 'spawn'; agentType: string; purpose: string; promptKey: string; background: boolean }
+  | { op: 'todos'; todos: TodoInput[] }
+  | { op: 'task_create'; subject: string; activeForm?: string }
+  | { op: 'task_update'; taskId: string; status?: string; subject?: string; activeForm?: string }
+  | { op: 'task_output'; taskId: string; block: boolean }
+  | { op: 'task_stop'; taskId: string }
+  | { op: 'other' };
+
+export interface ToolResultFact {
+  kind: 'tool_result';
+  toolUseId: string;
+  isError: boolean;
+  /** The user refused the permission prompt. */
+  rejected: boolean;
+  /** The user interrupted the call. */
+  interrupted: boolean;
+  text: string | undefined;
+  agentId?: string;
+  asyncLaunched?: boolean;
+  /** Id given to a task by TaskCreate. */
+  createdTaskId?: string;
+}
+
+export type Fact =
+  /** The user (or a slash command) starts a turn. */
+  | { kind: 'prompt'; text: string }
+  | { kind: 'interrupt' }
+  /** A background task or agent finished (`<task-notification>` / `<agent-notification>`). */
+  | { kind: 'notification'; taskId: string; status: string; summary?: string; queued: boolean }
+  /** The first message of a sub-agent: its prompt, used to find the spawning call. */
+  | { kind: 'root_prompt'; promptKey: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'tool_use'; id: string; name: string; label: string; tool: ToolOp }
+  | ToolResultFact
+  | { kind: 'api_error'; message: string }
+  | { kind: 'turn_end' }
+  /** 2.1.x progress line tying a spawn call to the agent id it started. */
+  | { kind: 'agent_link'; toolUseId: string; agentId: string }
+  | { kind: 'waiting_for_task'; toolUseId: string; description: string | undefined }
+  /** Proof of life without anything to show (thinking, command output streaming). */
+  | { kind: 'alive' };

@@ -1,0 +1,55 @@
+import { LIMITS, type PayloadOf } from '@graph-history/domain';
+import type { TodoInput, ToolOp } from './line';
+
+type TaskPayload = PayloadOf<'tasks.updated'>['tasks'];
+
+/** The payload of `tasks.updated`; ids are dropped when a list repeats one (they must be unique). */
+export function tasksPayload(tasks: readonly TodoInput[]): TaskPayload {
+  const ids = tasks.map((t) => t.id).filter((id) => id !== undefined);
+  const keepIds = new Set(ids).size === ids.length;
+  return tasks.slice(0, LIMITS.tasks).map((t) => ({
+    ...(keepIds && t.id !== undefined ? { id: t.id } : {}),
+    content: t.content,
+    status: t.status,
+    ...(t.activeForm !== undefined ? { active_form: t.activeForm } : {}),
+  }));
+}
+
+const STATUSES = new Set<string>(['pending', 'in_progress', 'completed']);
+
+/** The list after a TaskUpdate, or undefined when it changes nothing (unknown id, same values). */
+export function updatedTasks(
+  tasks: readonly TodoInput[],
+  op: Extract<ToolOp, { op: 'task_update' }>,
+): TodoInput[] | undefined {
+  const index = tasks.findIndex((t) => t.id === op.taskId);
+  if (index < 0) return undefined;
+  if (op.status === 'deleted') return tasks.filter((_, i) => i !== index);
+  const current = tasks[index]!;
+  const next: TodoInput = {
+    ...current,
+    ...(op.status !== undefined && STATUSES.has(op.status)
+      ? { status: op.status as TodoInput['status'] }
+      : {}),
+    ...(op.subject !== undefined ? { content: op.subject } : {}),
+    ...(op.activeForm !== undefined ? { activeForm: op.activeForm } : {}),
+  };
+  if (JSON.stringify(next) === JSON.stringify(current)) return undefined;
+  return tasks.map((t, i) => (i === index ? next : t));
+}
+
+/**
+ * The id Claude Code gave a created task: `toolUseResult.task.id`, else the `Task #N` of the
+ * result text, else the next number after the list's numeric ids (Claude Code counts from 1).
+ */
+export function createdTaskId(
+  tasks: readonly TodoInput[],
+  resultId: string | undefined,
+  text: string | undefined,
+): string {
+  if (resultId) return resultId;
+  const fromText = text ? /Task #(\d+)/.exec(text)?.[1] : undefined;
+  if (fromText) return fromText;
+  const numbers = tasks.map((t) => Number(t.id)).filter((n) => Number.isInteger(n));
+  return String(Math.max(0, ...numbers) + 1);
+}

@@ -1,0 +1,5 @@
+export * from './adapter';
+export { cleanText, firstLine } from './text';
+export { claudeCodeAdapter } from './claude-code/claude-code.adapter';
+export type { ClaudeCodeState } from './claude-code/state';
+export { ACTIVITY_INTERVAL_MS } from './claude-code/emitter';
