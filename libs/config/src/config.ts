@@ -15,6 +15,8 @@ const schema = z.object({
     .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
     .default('redis://127.0.0.1:6379'),
   PORT: port.default(3000),
+  /** Address the read API listens on. */
+  HOST: z.string().min(1).default('0.0.0.0'),
   INGEST_PORT: port.default(3001),
   STALE_AFTER_MS: positiveInt.default(300_000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(100),
@@ -22,6 +24,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** Key prefix of the ingestor's BullMQ queues in Redis (lets deployments or tests share a server). */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -').default('gh'),
+  EMBEDDED_POSTGRES_PORT: port.default(5433),
+  GRAPH_HISTORY_URL: z.string().url().default('http://127.0.0.1:3001'),
+  GRAPH_HISTORY_KEY: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof schema>;

