@@ -7,10 +7,19 @@ types.setTypeParser(types.builtins.INT8, (v) => Number(v));
 
 export type Db = Kysely<Database>;
 
-export function createDb(connectionString: string, pool: Partial<PoolConfig> = {}): Db {
-  return new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: new Pool({ connectionString, max: 10, ...pool }),
-    }),
-  });
+export interface DbOptions extends Partial<PoolConfig> {
+  /** Called when an idle pooled connection fails (e.g. Postgres restarted); the pool replaces it. */
+  onIdleError?: (err: Error) => void;
+}
+
+const logIdleError = (err: Error): void => {
+  process.stderr.write(`postgres: idle connection lost (${err.message}); it will be replaced\n`);
+};
+
+export function createDb(connectionString: string, options: DbOptions = {}): Db {
+  const { onIdleError = logIdleError, ...pool } = options;
+  const pgPool = new Pool({ connectionString, max: 10, ...pool });
+  // Without a listener, an idle client's error would crash the process.
+  pgPool.on('error', onIdleError);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
 }
