@@ -104,7 +104,20 @@ describe('Claude Code 2.x transcript with sub-agent files', () => {
     for (const ev of events) expect(facts.timestamps.has(ev.created)).toBe(true);
   });
 
-  it('ends idle after the last turn, with the agents finished under the session', () => {
+  it('opens a wait of the session on each foreground agent and closes it before the agent ends', () => {
+    for (const call of facts.spawns) {
+      const ref = `${V2_SESSION}/${call.result!.agentId}`;
+      const i = (pred: (e: WatchEvent) => boolean) => events.findIndex(pred);
+      const spawned = i((e) => e.type === 'agent.spawned' && e.node === ref);
+      const started = i((e) => e.type === 'wait.started' && e.node === V2_SESSION && e.payload.on.includes(ref));
+      const ended = i((e) => e.type === 'wait.ended' && e.node === V2_SESSION && !!e.payload.on?.includes(ref));
+      const finished = i((e) => e.type === 'ended' && e.node === ref);
+      expect(events[started]).toMatchObject({ payload: { on: [ref], reason: 'spawn' } });
+      expect([spawned < started, started < ended, ended < finished]).toEqual([true, true, true]);
+    }
+  });
+
+  it('ends idle, with the agents finished under the session', () => {
     const graph = replay(events);
     const session = nodeOf(graph, V2_SESSION);
     expect(session).toMatchObject({ kind: 'session', state: 'idle', childCount: 2, blocked: null });

@@ -4,6 +4,7 @@ import type { Emitter } from './emitter';
 import { forgetOpenCalls } from './open-calls';
 import type { Fact, ToolOp, ToolResultFact } from './line';
 import type { SpawnMemo } from './state';
+import { closeWait, openWait } from './waits';
 
 /** Called when an agent ref is tied to its spawn, so lines held for it can be replayed. */
 export type OnLinked = (agentId: string | undefined, ref: string) => void;
@@ -49,6 +50,7 @@ export function linkSpawn(
   };
   if (!em.spawnAgent(ref, payload, memo.ts, memo.version) && !em.node(ref)) return undefined;
   memo.agentRef = ref;
+  if (!memo.background) openWait(em, memo.parent, ref, 'spawn');
   if (agentId) setOwn(em.session.agents, agentId, ref);
   onLinked(agentId, ref);
   return ref;
@@ -83,7 +85,7 @@ export function spawnResult(
     const wasForeground = memo.agentRef !== undefined && !memo.background;
     memo.background = true;
     const ref = linkSpawn(em, callId, memo, fact.agentId, 'spawn_call_id', onLinked);
-    if (ref && wasForeground && em.live(ref)) em.send('wait.ended', memo.parent, { on: [ref] });
+    if (ref && wasForeground) closeWait(em, memo.parent, ref);
     deleteOwn(em.session.spawns, callId);
     return;
   }
@@ -92,6 +94,7 @@ export function spawnResult(
   const ref = linkSpawn(em, callId, memo, fact.agentId, 'spawn_call_id', onLinked);
   if (!ref) return;
   const state: EndState = !fact.isError ? 'completed' : fact.interrupted ? 'canceled' : 'failed';
+  closeWait(em, memo.parent, ref);
   endAgent(em, ref, state, fact.text);
 }
 

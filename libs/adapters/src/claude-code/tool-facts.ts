@@ -3,6 +3,7 @@ import type { Emitter } from './emitter';
 import type { Fact, TodoInput, ToolResultFact } from './line';
 import { type OnLinked, endAgent, recordSpawn, spawnResult } from './spawns';
 import { createdTaskId, tasksPayload, updatedTasks } from './tasks';
+import { closeWait, openWait } from './waits';
 
 type ToolUse = Extract<Fact, { kind: 'tool_use' }>;
 
@@ -11,20 +12,6 @@ function setTasks(em: Emitter, ref: string, tasks: TodoInput[]): void {
   if (!node || node.ended || JSON.stringify(tasks) === JSON.stringify(node.tasks)) return;
   node.tasks = tasks;
   em.send('tasks.updated', ref, { tasks: tasksPayload(tasks) });
-}
-
-/** Opens an explicit wait of `ref` on `target` unless one is open or it would be meaningless. */
-function openWait(em: Emitter, ref: string, target: string, reason: string): void {
-  const node = em.node(ref);
-  if (!node || target === ref || !em.live(target) || node.waitsOn.includes(target)) return;
-  if (em.send('wait.started', ref, { on: [target], reason })) node.waitsOn.push(target);
-}
-
-function closeWait(em: Emitter, ref: string, target: string): void {
-  const node = em.node(ref);
-  if (!node || !node.waitsOn.includes(target)) return;
-  node.waitsOn = node.waitsOn.filter((t) => t !== target);
-  if (em.live(target)) em.send('wait.ended', ref, { on: [target] });
 }
 
 /** A tool call by node `ref`: spawns, task lists, blocking polls; the rest only shows as activity. */
