@@ -1,0 +1,98 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { LoggerModule, Params } from 'nestjs-pino';
+import { Config } from '@graph-history/config';
+import {
+  DatabaseHealthRepository,
+  Db,
+  EventReadRepository,
+  GraphReadRepository,
+  NodeItemsRepository,
+  NodeReadRepository,
+} from '@graph-history/db';
+import { CoreModule, DB, loggerParams } from '@graph-history/http';
+import { MomentService } from './as-of/moment.service';
+import { DocsController } from './docs/docs.controller';
+import { EventListService } from './events/event-list.service';
+import { EventsController } from './events/events.controller';
+import { NodeExpander } from './expand/node-expander.service';
+import { GraphAccessService } from './graphs/graph-access.service';
+import { GraphListService } from './graphs/graph-list.service';
+import { GraphReadService } from './graphs/graph-read.service';
+import { GraphViewService } from './graphs/graph-view.service';
+import { GraphsController } from './graphs/graphs.controller';
+import { ApiAccessGuard } from './http/api-access.guard';
+import { NodeListService } from './nodes/node-list.service';
+import { NodeLookupService } from './nodes/node-lookup.service';
+import { NodeReadService } from './nodes/node-read.service';
+import { NodePresenter } from './nodes/node.presenter';
+import { NodesController } from './nodes/nodes.controller';
+import { OpenApiController } from './openapi/openapi.controller';
+import { ApiMetrics } from './ops/api-metrics';
+import { HealthController } from './ops/health.controller';
+import { rateLimitProviders } from './rate-limit/rate-limit.providers';
+
+export interface ApiModuleOptions {
+  config: Config;
+  db: Db;
+  /** Prefix of the API's Redis keys; default `gh:`. */
+  redisKeyPrefix?: string;
+}
+
+const repository = (cls: new (db: Db) => unknown): Provider => ({
+  provide: cls,
+  useFactory: (db: Db) => new cls(db),
+  inject: [DB],
+});
+
+/**
+ * The shared logger options; the per-request middleware (one line per request, at info) is only
+ * mounted when that level is logged, since above it it would only cost time on every request.
+ */
+function logger(level: Config['LOG_LEVEL']): Params {
+  const params = loggerParams(level, 'api');
+  return ['info', 'debug', 'trace'].includes(level) ? params : { ...params, forRoutes: [] };
+}
+
+@Module({})
+export class ApiModule {
+  static forRoot(o: ApiModuleOptions): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        CoreModule.forRoot(o.config, o.db),
+        LoggerModule.forRoot(logger(o.config.LOG_LEVEL)),
+      ],
+      controllers: [
+        GraphsController,
+        NodesController,
+        EventsController,
+        OpenApiController,
+        DocsController,
+        HealthController,
+      ],
+      providers: [
+        ...[
+          GraphReadRepository,
+          EventReadRepository,
+          NodeReadRepository,
+          NodeItemsRepository,
+          DatabaseHealthRepository,
+        ].map((r) => repository(r)),
+        { provide: ApiMetrics, useValue: new ApiMetrics() },
+        ...rateLimitProviders(o.redisKeyPrefix ?? 'gh:'),
+        ApiAccessGuard,
+        MomentService,
+        GraphAccessService,
+        GraphViewService,
+        GraphReadService,
+        GraphListService,
+        NodeLookupService,
+        NodePresenter,
+        NodeExpander,
+        NodeReadService,
+        NodeListService,
+        EventListService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { decodeId } from '@graph-history/domain';
+import { parameterInvalid, resourceMissing } from '@graph-history/http';
+import { QueryParams } from '../query/query-params';
+import { digitsValue, quote } from '../query/query-values';
+
+/** What `as_of` asked for: now, just after an event, or the state at a time. */
+export type AsOf =
+  | { kind: 'now' }
+  | { kind: 'event'; graphId: number; seq: number; id: string }
+  | { kind: 'time'; time: number };
+
+/** Reads `as_of`: all digits is a time in ms, `evt_…` an event id, anything else is invalid. */
+export function readAsOf(q: QueryParams): AsOf {
+  const raw = q.scalar('as_of');
+  if (raw === undefined) return { kind: 'now' };
+  const time = digitsValue(raw);
+  if (!Number.isNaN(time)) return { kind: 'time', time };
+  if (raw.startsWith('evt_')) {
+    const id = decodeId('evt', raw);
+    if (!id) throw resourceMissing('as_of', `No such event: ${quote(raw)}.`);
+    return { kind: 'event', graphId: id.graphId, seq: id.n, id: raw };
+  }
+  throw parameterInvalid(
+    'as_of',
+    `as_of must be an event id (evt_…) or a time in Unix milliseconds; got ${quote(raw)}.`,
+  );
+}

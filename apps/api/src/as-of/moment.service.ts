@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { eventId, graphPublicId } from '@graph-history/domain';
+import { EventReadRepository, GraphRow } from '@graph-history/db';
+import { parameterInvalid, resourceMissing } from '@graph-history/http';
+import { outsideRetention } from '../api-errors';
+import { AsOf } from './as-of';
+import { Moment } from './moment';
+
+/** Resolves `as_of` against a graph's retained history (decisions.md, "as_of"). */
+@Injectable()
+export class MomentService {
+  constructor(private readonly events: EventReadRepository) {}
+
+  async resolve(graph: GraphRow, asOf: AsOf, now: number): Promise<Moment> {
+    const { graphId, appliedSeq } = graph;
+    switch (asOf.kind) {
+      case 'now':
+        return this.known(graph, asOf, now, null);
+      case 'event': {
+        const seq = this.checkEvent(graph, asOf.graphId, asOf.seq, asOf.id, 'as_of');
+        return this.known(
+          graph,
+          asOf,
+          now,
+          seq === appliedSeq ? null : await this.events.createdAt(graphId, seq + 1),
+        );
+      }
+      case 'time': {
+        if (asOf.time > now) {
+          throw parameterInvalid(
+            'as_of',
+            `as_of ${asOf.time} is in the future; pass a time up to now, or leave it out to read now.`,
+          );
+        }
+        const seq =
+          graph.firstSeq === null
+            ? null
+            : await this.events.seqAtOrBefore(graphId, asOf.time, graph.firstSeq, appliedSeq);
+        if (seq === null) {
+          throw outsideRetention(
+            'as_of',
+            graph,
+            `as_of ${asOf.time} is before the oldest retained event; read from first_event_id on.`,
+          );
+        }
+        return { seq, eventId: eventId(graphId, seq), at: asOf.time };
+      }
+    }
+  }
+
+  /**
+   * Now, or an event id, when the next event's `created` is already known (null for the newest):
+   * the read is judged at that instant, or now for the newest event.
+   */
+  known(
+    graph: GraphRow,
+    asOf: Exclude<AsOf, { kind: 'time' }>,
+    now: number,
+    nextCreated: number | null,
+  ): Moment {
+    if (asOf.kind === 'now') {
+      return {
+        seq: graph.appliedSeq,
+        eventId: graph.appliedSeq === 0 ? null : eventId(graph.graphId, graph.appliedSeq),
+        at: now,
+      };
+    }
+    const seq = this.checkEvent(graph, asOf.graphId, asOf.seq, asOf.id, 'as_of');
+    return { seq, eventId: asOf.id, at: seq === graph.appliedSeq ? now : (nextCreated ?? now) };
+  }
+
+  /**
+   * The sequence of an event id given as `param` (as_of or a cursor), checked against the graph:
+   * another graph's or a future event is resource_missing, a trimmed one outside_retention_window.
+   */
+  checkEvent(graph: GraphRow, idGraphId: number, seq: number, id: string, param: string): number {
+    if (idGraphId !== graph.graphId || seq > graph.appliedSeq) {
+      throw resourceMissing(
+        param,
+        `No such event in graph ${graphPublicId(graph.graphKey)}: ${id}.`,
+      );
+    }
+    if (graph.firstSeq === null || seq < graph.firstSeq) {
+      throw outsideRetention(
+        param,
+        graph,
+        `Event ${id} is no longer retained; continue from first_event_id.`,
+      );
+    }
+    return seq;
+  }
+}

@@ -1,0 +1,108 @@
+/** Every error code the read API answers with; the source of the error reference at /docs/errors. */
+export interface ErrorEntry {
+  code: string;
+  status: number;
+  type: string;
+  param: string;
+  when: string;
+  fix: string;
+}
+
+export const ERROR_CATALOG: ErrorEntry[] = [
+  {
+    code: 'parameter_invalid',
+    status: 400,
+    type: 'invalid_request_error',
+    param: 'the parameter, e.g. limit',
+    when: 'A parameter has a bad value: limit outside 1 to 1,000, a repeated parameter, both starting_after and ending_before, a future as_of time, descendants_max_depth without expand[]=descendants, more than 20 expand paths, an unknown expand path.',
+    fix: 'Correct the parameter named in `param`; the message says what is accepted.',
+  },
+  {
+    code: 'parameter_unknown',
+    status: 400,
+    type: 'invalid_request_error',
+    param: 'the parameter',
+    when: 'The request carries a query parameter this endpoint does not take.',
+    fix: 'Remove the parameter, or check its spelling.',
+  },
+  {
+    code: 'expand_too_deep',
+    status: 400,
+    type: 'invalid_request_error',
+    param: 'expand',
+    when: 'An expand path has more than 4 levels (dotted segments; data.node.parent.parent is 4).',
+    fix: 'Shorten the path and read deeper objects with another request.',
+  },
+  {
+    code: 'expand_too_large',
+    status: 400,
+    type: 'invalid_request_error',
+    param: 'expand',
+    when: 'The expansions would put more than 10,000 expanded objects in one response.',
+    fix: 'Expand fewer paths, lower limit, or page through children and descendants with the nodes list.',
+  },
+  {
+    code: 'api_key_invalid',
+    status: 401,
+    type: 'authentication_error',
+    param: 'null',
+    when: 'No API key was sent, or the key is unknown, malformed or revoked. The message masks the key. Responses carry WWW-Authenticate: Bearer realm="graph-history".',
+    fix: 'Send a valid key as `Authorization: Bearer <API_KEY>` or as the basic-auth user name with an empty password.',
+  },
+  {
+    code: 'api_key_restricted',
+    status: 403,
+    type: 'permission_error',
+    param: 'null',
+    when: 'A restricted key (rk_…) asked for a graph it does not list.',
+    fix: 'Use a secret key or a restricted key that lists the graph.',
+  },
+  {
+    code: 'resource_missing',
+    status: 404,
+    type: 'invalid_request_error',
+    param: 'graph_id, node_id, as_of, a cursor, or null for an unknown URL',
+    when: 'The object does not exist for this key: an unknown graph (graphs of other accounts look the same), node or event, an event of another graph, a cursor not in the list, or an unknown URL.',
+    fix: 'Check the id; ids come from earlier responses.',
+  },
+  {
+    code: 'node_not_yet_created',
+    status: 404,
+    type: 'invalid_request_error',
+    param: 'as_of',
+    when: 'The node exists, but only after the as_of moment. `first_event_id` is the event that creates it.',
+    fix: 'Read the node as of first_event_id or later.',
+  },
+  {
+    code: 'method_not_allowed',
+    status: 405,
+    type: 'invalid_request_error',
+    param: 'null',
+    when: 'A method other than GET or HEAD. The API is read-only; responses carry Allow: GET, HEAD.',
+    fix: 'Use GET.',
+  },
+  {
+    code: 'outside_retention_window',
+    status: 410,
+    type: 'invalid_request_error',
+    param: 'as_of, starting_after or ending_before',
+    when: 'as_of or a cursor names an event that was trimmed from the retained history, or a time before the oldest retained event. `first_event_id` and `last_event_id` are the retained bounds.',
+    fix: 'Fetch the graph again and continue from first_event_id.',
+  },
+  {
+    code: 'rate_limit',
+    status: 429,
+    type: 'rate_limit_error',
+    param: 'null',
+    when: 'Too many requests with this key, or too many failed authentications from this address. Retry-After and the message say how long to wait.',
+    fix: 'Wait Retry-After seconds; spread requests out (see the RateLimit-* headers).',
+  },
+  {
+    code: 'api_error',
+    status: 500,
+    type: 'api_error',
+    param: 'null',
+    when: 'Something failed on our side (503 while the database is unreachable). The message quotes the request id.',
+    fix: 'Retry with backoff; if it persists, report the Request-Id.',
+  },
+];

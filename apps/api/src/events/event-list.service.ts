@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { decodeId, eventId } from '@graph-history/domain';
+import { EventReadRepository, EventRow, GraphRow, NodeReadRepository } from '@graph-history/db';
+import { Principal, resourceMissing } from '@graph-history/http';
+import { Moment } from '../as-of/moment';
+import { MomentService } from '../as-of/moment.service';
+import { ExpandBudget } from '../expand/expand-budget';
+import { graphPath } from '../expand/expand-urls';
+import { NodeExpander } from '../expand/node-expander.service';
+import { nodeSlot, NodeSlot } from '../expand/node-slot';
+import { GraphAccessService } from '../graphs/graph-access.service';
+import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
+import { NodePresenter } from '../nodes/node.presenter';
+import { quote } from '../query/query-values';
+import { presentEvent } from './event.presenter';
+import { EventListQuery } from './event-list.query';
+
+/** GET /graphs/{graph_id}/events (read-api.md 4.5): retained events up to the moment. */
+@Injectable()
+export class EventListService {
+  constructor(
+    private readonly access: GraphAccessService,
+    private readonly moments: MomentService,
+    private readonly events: EventReadRepository,
+    private readonly nodes: NodeReadRepository,
+    private readonly expander: NodeExpander,
+    private readonly presenter: NodePresenter,
+  ) {}
+
+  async list(
+    principal: Principal,
+    graphId: string,
+    query: EventListQuery,
+  ): Promise<ListEnvelope<unknown>> {
+    const graph = await this.access.find(principal, graphId);
+    const now = Date.now();
+    const moment = await this.moments.resolve(graph, query.asOf, now);
+    const { limit, startingAfter, endingBefore } = query.page;
+    const after =
+      startingAfter === undefined
+        ? undefined
+        : this.cursor(graph, moment, startingAfter, 'starting_after');
+    const before =
+      endingBefore === undefined
+        ? undefined
+        : this.cursor(graph, moment, endingBefore, 'ending_before');
+    // Range in sequence numbers, and the scan direction (reversed for ending_before).
+    const asc = query.order === 'asc';
+    let from = graph.firstSeq ?? 1;
+    let to = moment.seq;
+    if (after !== undefined) [from, to] = asc ? [after + 1, to] : [from, after - 1];
+    if (before !== undefined) [from, to] = asc ? [from, before - 1] : [before + 1, to];
+    const scanAsc = before === undefined ? asc : !asc;
+    const rows =
+      moment.seq === 0 || from > to
+        ? []
+        : await this.events.page({
+            graphId: graph.graphId,
+            fromSeq: from,
+            toSeq: to,
+            direction: scanAsc ? 'asc' : 'desc',
+            limit: limit + 1,
+          });
+    const { data, hasMore } = takePage(rows, limit, before !== undefined);
+    const nodes = query.expand.tree ? await this.nodesOf(graph, data, query, now) : undefined;
+    const items = data.map((e, i) =>
+      presentEvent(graph, e, nodes && (nodes[i] ? this.presenter.present(graph, nodes[i]) : null)),
+    );
+    return listEnvelope(this.url(graph, moment, query), moment.eventId, hasMore, items);
+  }
+
+  /** A cursor's sequence: an event of this list (trimmed ones are 410 with the retained bounds). */
+  private cursor(graph: GraphRow, moment: Moment, id: string, param: string): number {
+    const decoded = decodeId('evt', id);
+    if (!decoded) throw resourceMissing(param, `No such event: ${quote(id)}.`);
+    const seq = this.moments.checkEvent(graph, decoded.graphId, decoded.n, id, param);
+    if (seq > moment.seq)
+      throw resourceMissing(param, `${id} is after as_of, so it is not in this list.`);
+    return seq;
+  }
+
+  /** `data.node`: each event's node as it stood just after the event, at that event's moment. */
+  private async nodesOf(
+    graph: GraphRow,
+    events: EventRow[],
+    query: EventListQuery,
+    now: number,
+  ): Promise<(NodeSlot | null)[]> {
+    const bySeq = new Map(events.map((e) => [e.seq, e.created]));
+    const missing = events
+      .map((e) => e.seq + 1)
+      .filter((s) => s <= graph.appliedSeq && !bySeq.has(s));
+    const facts = await this.events.facts(missing.map((seq) => ({ graphId: graph.graphId, seq })));
+    facts.forEach((f) => f && bySeq.set(f.seq, f.created));
+    const momentOf = (seq: number): Moment => ({
+      seq,
+      eventId: eventId(graph.graphId, seq),
+      at: seq === graph.appliedSeq ? now : (bySeq.get(seq + 1) ?? now),
+    });
+    const recs = await this.nodes.findManyAt(
+      graph.graphId,
+      events.map((e) => ({ nodeNo: e.nodeNo, seq: e.seq })),
+    );
+    const slots = events.map((e, i) => {
+      const rec = recs[i];
+      return rec ? nodeSlot(rec, momentOf(e.seq), query.expand.tree ?? undefined) : null;
+    });
+    const present = slots.filter((s): s is NodeSlot => s !== null);
+    const budget = new ExpandBudget();
+    budget.take(present.length);
+    await this.expander.expand(graph, present, query.expand.descendantsMaxDepth, budget);
+    return slots;
+  }
+
+  private url(graph: GraphRow, moment: Moment, q: EventListQuery): string {
+    return listUrl(`${graphPath(graph.graphKey)}/events`, [
+      ['order', q.order],
+      ['as_of', moment.eventId],
+      ['limit', q.page.limit],
+      ...q.expand.paths.map((p): [string, string] => ['expand[]', p]),
+      ['descendants_max_depth', q.expand.descendantsMaxDepth],
+    ]);
+  }
+}

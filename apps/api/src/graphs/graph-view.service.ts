@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Config } from '@graph-history/config';
+import {
+  emptyCounts,
+  eventId,
+  graphPublicId,
+  NODE_STATES,
+  type StoredGraphCounts,
+} from '@graph-history/domain';
+import { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-history/db';
+import { CONFIG } from '@graph-history/http';
+import { Moment } from '../as-of/moment';
+import { publicBaseUrl } from '../public-urls';
+
+/** What a Graph shows at a moment, besides its row: from the events table. */
+export interface GraphFacts {
+  firstEventCreated: number | null;
+  /** Counts after the moment's event (zeros before the first event). */
+  counts: StoredGraphCounts;
+  /** `created` of the moment's event. */
+  lastEvent: number | null;
+}
+
+export interface GraphAt {
+  graph: GraphRow;
+  moment: Moment;
+  facts: GraphFacts;
+}
+
+/**
+ * Renders Graph objects as of their moments: counts of the moment's event with `stale` judged at
+ * the moment (one batched query however many graphs), and the retention range held now.
+ */
+@Injectable()
+export class GraphViewService {
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly events: EventReadRepository,
+    private readonly nodes: NodeReadRepository,
+  ) {}
+
+  /** Facts of many graphs at their moments, in one query. */
+  async factsOf(items: { graph: GraphRow; moment: Moment }[]): Promise<GraphFacts[]> {
+    const lookups = items.flatMap(({ graph, moment }) => [
+      { graphId: graph.graphId, seq: graph.firstSeq ?? 0 },
+      { graphId: graph.graphId, seq: moment.seq === graph.appliedSeq ? 0 : moment.seq },
+    ]);
+    const facts = await this.events.facts(lookups);
+    return items.map(({ graph }, i) => {
+      const atMoment = facts[2 * i + 1];
+      return {
+        firstEventCreated: facts[2 * i]?.created ?? null,
+        counts: atMoment?.counts ?? graph.counts ?? emptyCounts(),
+        lastEvent: atMoment?.created ?? graph.lastEvent,
+      };
+    });
+  }
+
+  async present(items: GraphAt[]): Promise<Record<string, unknown>[]> {
+    const active = await this.nodes.countActiveWorking(
+      items.map(({ graph, moment }) => ({
+        graphId: graph.graphId,
+        seq: moment.seq,
+        since: moment.at - this.config.STALE_AFTER_MS,
+        // versions valid at the moment were last touched by then, or by the newest event when
+        // its sender's clock ran ahead of ours
+        until:
+          moment.seq === graph.appliedSeq ? Math.max(moment.at, graph.lastEvent ?? 0) : moment.at,
+      })),
+    );
+    return items.map(({ graph, moment, facts }, i) => {
+      const { counts } = facts;
+      const hasEvents = graph.appliedSeq > 0 && graph.firstSeq !== null;
+      return {
+        id: graphPublicId(graph.graphKey),
+        object: 'graph',
+        as_of_event_id: moment.eventId,
+        source: graph.source,
+        url: `${publicBaseUrl(this.config)}/graphs/${graphPublicId(graph.graphKey)}`,
+        created: graph.created,
+        last_event: facts.lastEvent,
+        retention: {
+          event_count: hasEvents ? graph.appliedSeq - graph.firstSeq! + 1 : 0,
+          first_event_id: hasEvents ? eventId(graph.graphId, graph.firstSeq!) : null,
+          first_event_created: facts.firstEventCreated,
+          last_event_id: hasEvents ? eventId(graph.graphId, graph.appliedSeq) : null,
+          last_event_created: graph.lastEvent,
+        },
+        counts: {
+          nodes: counts.nodes,
+          sessions: counts.sessions,
+          agents: counts.agents,
+          stale: Math.max(0, counts.by_state.working - (active[i] ?? 0)),
+          blocked: counts.blocked,
+          by_state: Object.fromEntries(
+            NODE_STATES.map((state) => [state, counts.by_state[state] ?? 0]),
+          ),
+        },
+      };
+    });
+  }
+}

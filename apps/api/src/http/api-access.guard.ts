@@ -1,0 +1,55 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, AuthService, Principal, rateLimited } from '@graph-history/http';
+import { ApiMetrics } from '../ops/api-metrics';
+import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
+
+/**
+ * Authenticates the API key (the principal is then @CurrentPrincipal()), with the brute-force
+ * guard around it, then spends one token of the key's rate limit and reports it in RateLimit-*
+ * headers.
+ */
+@Injectable()
+export class ApiAccessGuard implements CanActivate {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly failures: AuthFailureLimiter,
+    private readonly limiter: KeyRateLimiter,
+    private readonly metrics: ApiMetrics,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const req = ctx.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
+    const reply = ctx.switchToHttp().getResponse<FastifyReply>();
+    try {
+      this.failures.check(req.ip);
+      req.principal = await this.authenticate(req);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'rate_limit')
+        this.metrics.rateLimited.inc({ reason: 'authentication_failures' });
+      throw err;
+    }
+    const d = await this.limiter.consume(req.principal.keyId);
+    const seconds = Math.max(d.allowed ? 0 : 1, Math.ceil(d.msBeforeNext / 1000));
+    reply
+      .header('RateLimit-Limit', d.limit)
+      .header('RateLimit-Remaining', d.remaining)
+      .header('RateLimit-Reset', seconds);
+    if (!d.allowed) {
+      this.metrics.rateLimited.inc({ reason: 'api_key' });
+      throw rateLimited(seconds);
+    }
+    return true;
+  }
+
+  private async authenticate(req: FastifyRequest): Promise<Principal> {
+    try {
+      return await this.auth.authenticate(req.headers.authorization);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'api_key_invalid')
+        await this.failures.recordFailure(req.ip);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/** The list envelope of read-api.md section 2. */
+export interface ListEnvelope<T> {
+  object: 'list';
+  url: string;
+  as_of_event_id: string | null;
+  has_more: boolean;
+  data: T[];
+}
+
+export const listEnvelope = <T>(
+  url: string,
+  asOfEventId: string | null,
+  hasMore: boolean,
+  data: T[],
+): ListEnvelope<T> => ({
+  object: 'list',
+  url,
+  as_of_event_id: asOfEventId,
+  has_more: hasMore,
+  data,
+});
+
+export type UrlParam = [name: string, value: string | number | undefined | null];
+
+/** `path?name=value&…` with the given parameters in order, skipping absent ones. */
+export function listUrl(path: string, params: UrlParam[]): string {
+  const parts = params
+    .filter((p): p is [string, string | number] => p[1] !== undefined && p[1] !== null)
+    .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`);
+  return parts.length ? `${path}?${parts.join('&')}` : path;
+}
+
+/**
+ * Rows were fetched with `limit + 1` in scan order (reversed for `ending_before`): the page and
+ * whether more items follow it in the direction of the scan.
+ */
+export function takePage<T>(
+  rows: T[],
+  limit: number,
+  reversed: boolean,
+): { data: T[]; hasMore: boolean } {
+  const data = rows.slice(0, limit);
+  if (reversed) data.reverse();
+  return { data, hasMore: rows.length > limit };
+}

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { descendantsUpperBound, type NodeRecord } from '@graph-history/domain';
+import { GraphRow, NodePageQuery, NodeReadRepository } from '@graph-history/db';
+import { ApiError, parameterInvalid, Principal, resourceMissing } from '@graph-history/http';
+import { Moment } from '../as-of/moment';
+import { MomentService } from '../as-of/moment.service';
+import { NodeExpander } from '../expand/node-expander.service';
+import { nodeSlot } from '../expand/node-slot';
+import { graphPath } from '../expand/expand-urls';
+import { GraphAccessService } from '../graphs/graph-access.service';
+import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
+import { NodeListQuery } from './node-list.query';
+import { NodeLookupService } from './node-lookup.service';
+import { NodePresenter } from './node.presenter';
+
+type Filter = Omit<NodePageQuery, 'after' | 'before' | 'limit'>;
+
+/** GET /graphs/{graph_id}/nodes: the nodes as of a moment, filtered, in creation or tree order. */
+@Injectable()
+export class NodeListService {
+  constructor(
+    private readonly access: GraphAccessService,
+    private readonly moments: MomentService,
+    private readonly lookup: NodeLookupService,
+    private readonly nodes: NodeReadRepository,
+    private readonly expander: NodeExpander,
+    private readonly presenter: NodePresenter,
+  ) {}
+
+  async list(
+    principal: Principal,
+    graphId: string,
+    query: NodeListQuery,
+  ): Promise<ListEnvelope<unknown>> {
+    if (query.maxDepth !== undefined && query.ancestorId === undefined) {
+      throw parameterInvalid(
+        'max_depth',
+        'max_depth counts levels below ancestor_id; add ancestor_id or drop max_depth.',
+      );
+    }
+    const graph = await this.access.find(principal, graphId);
+    const moment = await this.moments.resolve(graph, query.asOf, Date.now());
+    const filter = await this.filter(graph, moment, query);
+    const { limit, startingAfter, endingBefore } = query.page;
+    const after =
+      startingAfter === undefined
+        ? undefined
+        : await this.cursor(graph, moment, filter, startingAfter, 'starting_after');
+    const before =
+      endingBefore === undefined
+        ? undefined
+        : await this.cursor(graph, moment, filter, endingBefore, 'ending_before');
+    const rows =
+      moment.seq === 0 ? [] : await this.nodes.page({ ...filter, after, before, limit: limit + 1 });
+    const { data, hasMore } = takePage(rows, limit, before !== undefined);
+    const slots = data.map((rec) => nodeSlot(rec, moment, query.expand.tree ?? undefined));
+    await this.expander.expand(graph, slots, query.expand.descendantsMaxDepth);
+    return listEnvelope(
+      this.url(graph, moment, query),
+      moment.eventId,
+      hasMore,
+      slots.map((s) => this.presenter.present(graph, s)),
+    );
+  }
+
+  private async filter(graph: GraphRow, moment: Moment, query: NodeListQuery): Promise<Filter> {
+    const parent =
+      query.parentId === undefined
+        ? undefined
+        : await this.lookup.find(graph, moment, query.parentId, 'parent_id');
+    const ancestor =
+      query.ancestorId === undefined
+        ? undefined
+        : await this.lookup.find(graph, moment, query.ancestorId, 'ancestor_id');
+    return {
+      graphId: graph.graphId,
+      seq: moment.seq,
+      order: query.order,
+      parentNo: parent?.no,
+      subtree: ancestor && {
+        nodeNo: ancestor.no,
+        sortKey: ancestor.sortKey,
+        maxDepth: query.maxDepth === undefined ? null : ancestor.depth + query.maxDepth,
+      },
+      kind: query.kind,
+      state: query.state,
+    };
+  }
+
+  /** The cursor node, which must be in the list as of the moment. */
+  private async cursor(
+    graph: GraphRow,
+    moment: Moment,
+    f: Filter,
+    id: string,
+    param: string,
+  ): Promise<NodeRecord> {
+    const rec = await this.lookup.find(graph, moment, id, param).catch((e: unknown) => {
+      if (e instanceof ApiError) return null;
+      throw e;
+    });
+    const under = (r: NodeRecord, key: string) =>
+      r.sortKey > key && r.sortKey < descendantsUpperBound(key);
+    const inList =
+      rec !== null &&
+      (f.parentNo === undefined || rec.parentNo === f.parentNo) &&
+      (!f.subtree ||
+        (under(rec, f.subtree.sortKey) &&
+          (f.subtree.maxDepth === null || rec.depth <= f.subtree.maxDepth))) &&
+      (!f.kind || rec.kind === f.kind) &&
+      (!f.state || rec.state === f.state);
+    if (!inList)
+      throw resourceMissing(
+        param,
+        `${id} is not a node of this list; pass an id from a page of it.`,
+      );
+    return rec;
+  }
+
+  private url(graph: GraphRow, moment: Moment, q: NodeListQuery): string {
+    return listUrl(`${graphPath(graph.graphKey)}/nodes`, [
+      ['parent_id', q.parentId],
+      ['ancestor_id', q.ancestorId],
+      ['max_depth', q.maxDepth],
+      ['order', q.orderGiven ? q.order : undefined],
+      ['kind', q.kind],
+      ['state', q.state],
+      ['as_of', moment.eventId],
+      ['limit', q.page.limit],
+      ...q.expand.paths.map((p): [string, string] => ['expand[]', p]),
+      ['descendants_max_depth', q.expand.descendantsMaxDepth],
+    ]);
+  }
+}

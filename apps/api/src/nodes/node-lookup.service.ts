@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { decodeId, eventId, type NodeRecord } from '@graph-history/domain';
+import { GraphRow, NodeReadRepository } from '@graph-history/db';
+import { resourceMissing } from '@graph-history/http';
+import { nodeNotYetCreated } from '../api-errors';
+import { Moment } from '../as-of/moment';
+import { quote } from '../query/query-values';
+
+/** Finds a node named by a request parameter (`node_id`, `parent_id`, a cursor…) as of a moment. */
+@Injectable()
+export class NodeLookupService {
+  constructor(private readonly nodes: NodeReadRepository) {}
+
+  /** The node, 404 node_not_yet_created when it comes later, else 404 resource_missing on `param`. */
+  async find(graph: GraphRow, moment: Moment, id: string, param: string): Promise<NodeRecord> {
+    const no = this.nodeNo(graph, id, param);
+    const rec = moment.seq === 0 ? null : await this.nodes.findAt(graph.graphId, no, moment.seq);
+    if (rec) return rec;
+    const createdSeq = await this.nodes.createdSeq(graph.graphId, no);
+    if (createdSeq !== null && createdSeq > moment.seq)
+      throw nodeNotYetCreated(id, eventId(graph.graphId, createdSeq));
+    throw missing(id, param);
+  }
+
+  /** The node number an id encodes, when it is a node id of this graph. */
+  nodeNo(graph: GraphRow, id: string, param: string): number {
+    const decoded = decodeId('node', id);
+    if (!decoded || decoded.graphId !== graph.graphId) throw missing(id, param);
+    return decoded.n;
+  }
+}
+
+const missing = (id: string, param: string) =>
+  resourceMissing(param, `No such node: ${quote(id)}.`);

@@ -1,0 +1,240 @@
+import { ERROR_CATALOG } from '../docs/error-catalog';
+import { schemas } from './openapi-schemas';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+const query = (name: string, schema: object, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
+const path = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
+
+const header = (description: string, type = 'string') => ({ description, schema: { type } });
+const commonHeaders = {
+  'Request-Id': header('req_… identifying this request; quote it when reporting a problem.'),
+};
+const okHeaders = {
+  ...commonHeaders,
+  ETag: header(
+    'Strong tag of the body; send it back in If-None-Match to get 304 while nothing changed.',
+  ),
+  'RateLimit-Limit': header('Requests the key can make at once (bucket size).', 'integer'),
+  'RateLimit-Remaining': header('Requests left in the bucket now.', 'integer'),
+  'RateLimit-Reset': header('Seconds until the bucket is full again.', 'integer'),
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  headers: commonHeaders,
+  content: { 'application/json': { schema: ref('Error') } },
+});
+
+/** Responses every authenticated read can give besides its 200. */
+const readErrors = {
+  '304': {
+    description: 'Not modified: If-None-Match matched the ETag. No body.',
+    headers: commonHeaders,
+  },
+  '400': errorResponse(
+    'parameter_invalid, parameter_unknown, expand_too_deep or expand_too_large.',
+  ),
+  '401': errorResponse('api_key_invalid.'),
+  '403': errorResponse('api_key_restricted.'),
+  '404': errorResponse('resource_missing or node_not_yet_created.'),
+  '405': errorResponse('method_not_allowed.'),
+  '410': errorResponse('outside_retention_window.'),
+  '429': errorResponse('rate_limit; see Retry-After.'),
+  '500': errorResponse('api_error (503 while the database is unreachable).'),
+};
+
+const ok = (schema: string, description: string) => ({
+  '200': {
+    description,
+    headers: okHeaders,
+    content: { 'application/json': { schema: ref(schema) } },
+  },
+  ...readErrors,
+});
+
+const listParams = [param('limit'), param('starting_after'), param('ending_before')];
+const expandParams = [param('expand'), param('descendants_max_depth')];
+
+/** The OpenAPI 3.1 description of the read API, served at /api/v1/openapi.json. */
+export function openApiDocument(serverUrl: string) {
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Graph History Read API',
+      version: 'v1',
+      description:
+        'Read-only API over live shares of AI-agent activity: graphs of nodes with a bounded history of events, each readable as of any retained event. Errors: ' +
+        ERROR_CATALOG.map((e) => `${e.code} (${e.status})`).join(', ') +
+        '. Human reference: /docs.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearer: [] }, { basic: [] }],
+    paths: {
+      '/api/v1/graphs': {
+        get: {
+          operationId: 'listGraphs',
+          summary: 'List graphs',
+          description:
+            'Watch graphs the key can read, by last_event desc then id. Activity reorders the list: pin a page set with last_event[lte]=<the first page’s newest last_event>.',
+          parameters: [
+            ...listParams,
+            ...(['gt', 'gte', 'lt', 'lte'] as const).map((op) =>
+              query(
+                `last_event[${op}]`,
+                { type: 'integer', minimum: 0 },
+                `Keep graphs whose last_event is ${op} the value (ms).`,
+              ),
+            ),
+            param('if_none_match'),
+          ],
+          responses: ok(
+            'GraphList',
+            'A page of graphs; each graph’s counts are as of its latest event.',
+          ),
+        },
+      },
+      '/api/v1/graphs/{graph_id}': {
+        get: {
+          operationId: 'retrieveGraph',
+          summary: 'Retrieve a graph',
+          parameters: [path('graph_id', 'gph_…'), param('as_of'), param('if_none_match')],
+          responses: ok('Graph', 'The graph as of as_of (now when omitted).'),
+        },
+      },
+      '/api/v1/graphs/{graph_id}/nodes/{node_id}': {
+        get: {
+          operationId: 'retrieveNode',
+          summary: 'Retrieve a node',
+          parameters: [
+            path('graph_id', 'gph_…'),
+            path('node_id', 'node_…'),
+            param('as_of'),
+            ...expandParams,
+            param('if_none_match'),
+          ],
+          responses: ok('Node', 'The node as it stood at as_of, with expansions.'),
+        },
+      },
+      '/api/v1/graphs/{graph_id}/nodes': {
+        get: {
+          operationId: 'listNodes',
+          summary: 'List nodes',
+          description:
+            'Nodes as of as_of; default order created asc then id, order=tree gives depth-first pre-order with children oldest first.',
+          parameters: [
+            path('graph_id', 'gph_…'),
+            param('as_of'),
+            query('parent_id', { type: 'string' }, 'Only children of this node.'),
+            query('ancestor_id', { type: 'string' }, 'Only nodes below this node.'),
+            query(
+              'max_depth',
+              { type: 'integer', minimum: 1, maximum: 1000 },
+              'Levels below ancestor_id; requires ancestor_id.',
+            ),
+            query('order', { enum: ['created', 'tree'] }, 'created (default) or tree.'),
+            query('kind', { enum: ['session', 'agent'] }, 'Only nodes of this kind.'),
+            query(
+              'state',
+              { enum: ['working', 'input_required', 'idle', 'completed', 'failed', 'canceled'] },
+              'Only nodes in this state at as_of.',
+            ),
+            ...listParams,
+            ...expandParams,
+            param('if_none_match'),
+          ],
+          responses: ok('NodeList', 'A page of nodes.'),
+        },
+      },
+      '/api/v1/graphs/{graph_id}/events': {
+        get: {
+          operationId: 'listEvents',
+          summary: 'List events',
+          description:
+            'Retained events up to as_of, newest first by default. expand[]=data.node adds each event’s node as it stood just after the event.',
+          parameters: [
+            path('graph_id', 'gph_…'),
+            query(
+              'order',
+              { enum: ['asc', 'desc'] },
+              'asc: oldest first; desc (default): newest first.',
+            ),
+            param('as_of'),
+            ...listParams,
+            ...expandParams,
+            param('if_none_match'),
+          ],
+          responses: ok('EventList', 'A page of events.'),
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+        basic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'The key as user name, empty password.',
+        },
+      },
+      parameters: {
+        limit: query(
+          'limit',
+          { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+          'Page size, 1 to 1,000.',
+        ),
+        starting_after: query(
+          'starting_after',
+          { type: 'string' },
+          'Cursor: an id from the list; returns the page after it.',
+        ),
+        ending_before: query(
+          'ending_before',
+          { type: 'string' },
+          'Cursor: an id from the list; returns the page before it. Not with starting_after.',
+        ),
+        as_of: query(
+          'as_of',
+          { type: 'string', pattern: '^(evt_[0-9a-z]+|[0-9]+)$' },
+          'An event id (the state just after it) or a Unix time in ms (after the last event at or before it). Must be within retention.',
+        ),
+        expand: {
+          name: 'expand[]',
+          in: 'query',
+          required: false,
+          schema: { type: 'array', maxItems: 20, items: { type: 'string' } },
+          style: 'form',
+          explode: true,
+          description:
+            'Paths to expand, one per entry, at most 4 levels and 20 paths: parent, root, session, requested_by, blocked.on, children, descendants, tasks, spawns, waits, messages; on lists prefixed with data. (events: data.node).',
+        },
+        descendants_max_depth: query(
+          'descendants_max_depth',
+          { type: 'integer', minimum: 1, maximum: 1000 },
+          'Levels below the node that the descendants expansion reaches; only with expand[]=descendants.',
+        ),
+        if_none_match: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'An ETag of an earlier response.',
+        },
+      },
+      schemas,
+    },
+  };
+}

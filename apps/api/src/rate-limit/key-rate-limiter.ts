@@ -1,0 +1,115 @@
+import Redis from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { InsuranceLimiter } from './insurance-limiter';
+import { RateLimitDegradation } from './rate-limit-degradation';
+import { tokenBucketScript } from './token-bucket-script';
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Bucket size: the most requests a key can make at once. */
+  limit: number;
+  remaining: number;
+  /** Allowed: ms until the bucket is full again. Refused: ms until a request may succeed. */
+  msBeforeNext: number;
+}
+
+export interface KeyRateLimits {
+  perSecond: number;
+  burst: number;
+}
+
+/** Tokens a replica took from a key's bucket in one Redis call and spends locally. */
+interface Lease {
+  tokens: number;
+  /** Tokens left in the shared bucket when the lease was taken. */
+  remaining: number;
+  msBeforeNext: number;
+  expires: number;
+}
+
+const LEASE_MS = 1_000;
+const MAX_LEASE = 10;
+
+/**
+ * Per-API-key token bucket in Redis, shared by all replicas; while Redis fails, an in-process
+ * limiter of the same size per window stands in (each replica then limits on its own).
+ * A replica takes tokens in small leases (at most a tenth of the per-second rate, at most 10, kept
+ * for 1 s) so a busy key costs one Redis call per lease rather than per request; a lease that
+ * cannot be had whole falls back to a single token, so the limit itself stays exact.
+ */
+export class KeyRateLimiter {
+  private readonly limiter: RateLimiterRedis;
+  private readonly leases = new Map<string, Lease>();
+  private readonly leaseSize: number;
+
+  constructor(
+    redis: Redis,
+    private readonly limits: KeyRateLimits,
+    keyPrefix: string,
+    degradation: RateLimitDegradation,
+  ) {
+    const duration = Math.max(1, Math.ceil(limits.burst / limits.perSecond));
+    this.leaseSize = Math.max(
+      1,
+      Math.min(MAX_LEASE, Math.floor(Math.min(limits.perSecond, limits.burst) / 10)),
+    );
+    this.limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points: limits.burst,
+      duration,
+      customIncrTtlLuaScript: tokenBucketScript(limits.perSecond, limits.burst),
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new InsuranceLimiter(
+        { keyPrefix: `${keyPrefix}:insurance`, points: limits.burst, duration },
+        () => degradation.usedInsurance(),
+      ),
+    });
+  }
+
+  async consume(key: string, now = Date.now()): Promise<RateDecision> {
+    const lease = this.leases.get(key);
+    if (lease && lease.tokens > 0 && lease.expires > now) return this.spend(lease);
+    let res = await this.take(key, this.leaseSize);
+    let size = this.leaseSize;
+    if (res.rejected && size > 1) [res, size] = [await this.take(key, 1), 1];
+    if (res.rejected)
+      return {
+        allowed: false,
+        limit: this.limits.burst,
+        remaining: 0,
+        msBeforeNext: res.res.msBeforeNext,
+      };
+    if (this.leases.size > 10_000) this.leases.clear();
+    const taken: Lease = {
+      tokens: size,
+      remaining: res.res.remainingPoints,
+      msBeforeNext: res.res.msBeforeNext,
+      expires: now + LEASE_MS,
+    };
+    this.leases.set(key, taken);
+    return this.spend(taken);
+  }
+
+  private spend(lease: Lease): RateDecision {
+    lease.tokens--;
+    return {
+      allowed: true,
+      limit: this.limits.burst,
+      remaining: lease.remaining + lease.tokens,
+      msBeforeNext: lease.msBeforeNext,
+    };
+  }
+
+  private async take(
+    key: string,
+    tokens: number,
+  ): Promise<{ rejected: boolean; res: RateLimiterRes }> {
+    try {
+      return { rejected: false, res: await this.limiter.consume(key, tokens) };
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return { rejected: true, res: err };
+      throw err;
+    }
+  }
+}

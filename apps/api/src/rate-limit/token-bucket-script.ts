@@ -1,0 +1,31 @@
+/**
+ * A token bucket for rate-limiter-flexible's RateLimiterRedis (its `customIncrTtlLuaScript`
+ * extension point): holds `burst` tokens, refills `perSecond` tokens a second, one token a request.
+ * Answers in the library's `{consumed, ttl}` shape: `consumed` is burst minus the whole tokens left
+ * (above burst when refused), `ttl` the ms until the bucket is full again, or when refused, the ms
+ * until enough tokens are back. State lives in one hash per key, expiring once the bucket is full.
+ */
+export function tokenBucketScript(perSecond: number, burst: number): string {
+  return `
+local cost = tonumber(ARGV[1])
+local burst = ${burst}
+local rate = ${perSecond} / 1000
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local s = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(s[1]) or burst
+local ts = tonumber(s[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
+local consumed, ttl
+if tokens >= cost then
+  tokens = tokens - cost
+  consumed = burst - math.floor(tokens)
+  ttl = math.ceil((burst - tokens) / rate)
+else
+  consumed = burst + cost
+  ttl = math.ceil((cost - tokens) / rate)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1000)
+return {consumed, ttl}`;
+}

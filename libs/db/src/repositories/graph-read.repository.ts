@@ -1,0 +1,175 @@
+import type { StoredGraphCounts } from '@graph-history/domain';
+import { sql } from 'kysely';
+import { Db } from '../connection';
+
+/** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
+export interface GraphRow {
+  graphId: number;
+  graphKey: string;
+  accountId: number;
+  source: 'watch' | 'paste' | 'upload';
+  created: number;
+  /** Newest applied event; 0 before the first. */
+  appliedSeq: number;
+  /** Oldest readable event; null before the first. */
+  firstSeq: number | null;
+  lastEvent: number | null;
+  /** Counts after the newest event; null before the first. */
+  counts: StoredGraphCounts | null;
+}
+
+/** Position of a graph in the graph list: `last_event` desc, then key. */
+export interface GraphListPosition {
+  lastEvent: number;
+  graphKey: string;
+}
+
+export interface GraphListQuery {
+  accountId: number;
+  /** Only these graph keys (restricted keys); null for all of the account's graphs. */
+  graphKeys: string[] | null;
+  lastEvent: { gt?: number; gte?: number; lt?: number; lte?: number };
+  /** Items after this position in list order, or before it (then returned nearest first). */
+  after?: GraphListPosition;
+  before?: GraphListPosition;
+  limit: number;
+}
+
+const columns = [
+  'g.graph_id',
+  'g.graph_key',
+  'g.account_id',
+  'g.source',
+  'g.created',
+  'g.applied_seq',
+  'g.first_seq',
+  'g.last_event',
+  'g.counts',
+] as const;
+
+/** The columns of a graphs row, as selected. */
+export type GraphRowColumns = {
+  graph_id: number;
+  graph_key: string;
+  account_id: number;
+  source: GraphRow['source'];
+  created: number;
+  applied_seq: number;
+  first_seq: number | null;
+  last_event: number | null;
+  counts: StoredGraphCounts | null;
+};
+
+export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
+  graphId: r.graph_id,
+  graphKey: r.graph_key,
+  accountId: r.account_id,
+  source: r.source,
+  created: r.created,
+  appliedSeq: r.applied_seq,
+  firstSeq: r.first_seq,
+  lastEvent: r.last_event,
+  counts: r.counts,
+});
+
+/** A graph read's one round trip: the graph and the events that describe it at the moment. */
+export interface GraphWithFacts {
+  graph: GraphRow;
+  firstEventCreated: number | null;
+  /** `created` and `counts` of the moment's event (the newest when no sequence was given). */
+  momentCreated: number | null;
+  momentCounts: StoredGraphCounts | null;
+  /** `created` of the event after the moment; null when the moment is the newest event. */
+  nextCreated: number | null;
+}
+
+export class GraphReadRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The graph by key with its facts as of `seq` (or the newest event), each an index lookup. */
+  async findWithFacts(graphKey: string, seq: number | null): Promise<GraphWithFacts | null> {
+    const { rows } = await sql<
+      GraphRowColumns & {
+        first_created: number | null;
+        moment_created: number | null;
+        moment_counts: StoredGraphCounts | null;
+        next_created: number | null;
+      }
+    >`
+      select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts,
+        (select e.created from events e where e.graph_id = g.graph_id and e.seq = g.first_seq) as first_created,
+        (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_created,
+        (select e.counts from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_counts,
+        (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq + 1) as next_created
+      from graphs g, lateral (select least(coalesce(${seq}::bigint, g.applied_seq), g.applied_seq) as seq) m
+      where g.graph_id = (select d.graph_id from graph_directory d where d.graph_key = ${graphKey})`.execute(
+      this.db,
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      graph: toGraphRow(r),
+      firstEventCreated: r.first_created,
+      momentCreated: r.moment_created,
+      momentCounts: r.moment_counts,
+      nextCreated: r.next_created,
+    };
+  }
+
+  async findByKey(graphKey: string): Promise<GraphRow | null> {
+    const row = await this.db
+      .selectFrom('graph_directory as d')
+      .innerJoin('graphs as g', 'g.graph_id', 'd.graph_id')
+      .select(columns)
+      .where('d.graph_key', '=', graphKey)
+      .executeTakeFirst();
+    return row ? toGraphRow(row) : null;
+  }
+
+  /**
+   * One page of the account's watch graphs that have at least one event, in list order
+   * (`last_event` desc, key asc); with `before`, the page nearest the cursor in reverse order.
+   * Walks the index graphs_account_activity.
+   */
+  async list(q: GraphListQuery): Promise<GraphRow[]> {
+    const reverse = q.before !== undefined;
+    let query = this.db
+      .selectFrom('graphs as g')
+      .select(columns)
+      .where('g.account_id', '=', q.accountId)
+      .where('g.source', '=', 'watch')
+      .where('g.last_event', 'is not', null);
+    if (q.graphKeys)
+      query = query.where('g.graph_key', 'in', q.graphKeys.length ? q.graphKeys : ['']);
+    const { gt, gte, lt, lte } = q.lastEvent;
+    if (gt !== undefined) query = query.where('g.last_event', '>', gt);
+    if (gte !== undefined) query = query.where('g.last_event', '>=', gte);
+    if (lt !== undefined) query = query.where('g.last_event', '<', lt);
+    if (lte !== undefined) query = query.where('g.last_event', '<=', lte);
+    if (q.after) {
+      const { lastEvent, graphKey } = q.after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('g.last_event', '<', lastEvent),
+          eb.and([eb('g.last_event', '=', lastEvent), eb('g.graph_key', '>', graphKey)]),
+        ]),
+      );
+    }
+    if (q.before) {
+      const { lastEvent, graphKey } = q.before;
+      query = query.where((eb) =>
+        eb.or([
+          eb('g.last_event', '>', lastEvent),
+          eb.and([eb('g.last_event', '=', lastEvent), eb('g.graph_key', '<', graphKey)]),
+        ]),
+      );
+    }
+    const rows = await query
+      // nulls placement matches the index, so the page is an index walk
+      .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+      .orderBy('g.graph_key', reverse ? 'desc' : 'asc')
+      .limit(q.limit)
+      .execute();
+    return rows.map(toGraphRow);
+  }
+}

@@ -1,0 +1,111 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { ApiHarness, Res, Json } from './support/api-harness';
+import { EventScript } from './support/watch-events';
+
+/** Real responses validate against the OpenAPI 3.1 document the API serves (JSON Schema 2020-12). */
+describe('read API: OpenAPI document', () => {
+  let h: ApiHarness;
+  let doc: Json;
+  let ajv: Ajv2020;
+
+  beforeAll(async () => {
+    h = await ApiHarness.start();
+    const s = new EventScript();
+    s.session('s', { title: 't', cwd: '/w' })
+      .agent('s/a', 's', { background: false, spawn_call_id: 'c1' })
+      .agent('s/b', 's/a')
+      .tasks('s/a', [{ content: 'x', status: 'in_progress' }])
+      .waitStarted('s/b', ['s/a'], 'r')
+      .message('s/a', 's/b', 'hi')
+      .status('s/a', 'input_required', 'ask')
+      .attention('s/a', 'question', 'ok?');
+    await h.seed('g', s.events);
+    doc = (await h.get('/api/v1/openapi.json', { key: null })).json;
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema(doc, 'openapi.json');
+  });
+  afterAll(() => h.stop());
+
+  /** Validates the response against the schema the document declares for this operation and status. */
+  function check(path: string, r: Res) {
+    const op = doc.paths[path].get;
+    const declared = op.responses[String(r.status)];
+    expect(declared).toBeDefined();
+    const ref: string = declared.content['application/json'].schema.$ref;
+    const validate = ajv.getSchema(`openapi.json${ref}`)!;
+    const ok = validate(r.json);
+    expect({ path, status: r.status, errors: ok ? null : validate.errors }).toEqual({
+      path,
+      status: r.status,
+      errors: null,
+    });
+  }
+
+  it('is an OpenAPI 3.1 document with every endpoint', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/graphs',
+      '/api/v1/graphs/{graph_id}',
+      '/api/v1/graphs/{graph_id}/events',
+      '/api/v1/graphs/{graph_id}/nodes',
+      '/api/v1/graphs/{graph_id}/nodes/{node_id}',
+    ]);
+  });
+
+  it('describes the graph endpoints', async () => {
+    check('/api/v1/graphs', await h.get('/api/v1/graphs'));
+    check('/api/v1/graphs/{graph_id}', await h.get('/api/v1/graphs/gph_g'));
+    check('/api/v1/graphs/{graph_id}', await h.get('/api/v1/graphs/gph_g?as_of=1'));
+    check('/api/v1/graphs/{graph_id}', await h.get('/api/v1/graphs/gph_nope'));
+    check('/api/v1/graphs', await h.get('/api/v1/graphs', { key: null }));
+  });
+
+  it('describes nodes with every expansion', async () => {
+    const nodes = await h.get(
+      '/api/v1/graphs/gph_g/nodes?expand[]=data.children&expand[]=data.descendants',
+    );
+    check('/api/v1/graphs/{graph_id}/nodes', nodes);
+    const all = [
+      'parent',
+      'root',
+      'session',
+      'requested_by',
+      'blocked.on',
+      'children',
+      'descendants',
+      'tasks',
+      'spawns',
+      'waits',
+      'messages',
+    ];
+    for (const n of nodes.json.data) {
+      const r = await h.get(
+        `/api/v1/graphs/gph_g/nodes/${n.id}?${all.map((p) => `expand[]=${p}`).join('&')}`,
+      );
+      expect(r.status).toBe(200);
+      check('/api/v1/graphs/{graph_id}/nodes/{node_id}', r);
+    }
+    const node = ajv.getSchema('openapi.json#/components/schemas/Node')!;
+    const sample = nodes.json.data[1];
+    expect(sample.attention).toMatchObject({ reason: 'question', message: 'ok?' });
+    expect(node(sample)).toBe(true);
+    expect(node({ ...sample, surprise: 1 })).toBe(false);
+    expect(node({ ...sample, state: 'sleeping' })).toBe(false);
+    check(
+      '/api/v1/graphs/{graph_id}/nodes/{node_id}',
+      await h.get('/api/v1/graphs/gph_g/nodes/node_zzzz'),
+    );
+    check('/api/v1/graphs/{graph_id}/nodes', await h.get('/api/v1/graphs/gph_g/nodes?limit=0'));
+  });
+
+  it('describes events with data.node', async () => {
+    check(
+      '/api/v1/graphs/{graph_id}/events',
+      await h.get('/api/v1/graphs/gph_g/events?expand[]=data.node.parent&expand[]=data.node.tasks'),
+    );
+    check(
+      '/api/v1/graphs/{graph_id}/events',
+      await h.get('/api/v1/graphs/gph_g/events?expand[]=a.b.c.d.e'),
+    );
+  });
+});

@@ -1,0 +1,142 @@
+import { ApiHarness } from './support/api-harness';
+import { EventScript } from './support/watch-events';
+
+/** Per-key token bucket in Redis, brute-force guard per address, and serving with Redis down. */
+describe('read API: rate limits', () => {
+  describe('with Redis', () => {
+    let h: ApiHarness;
+    beforeAll(async () => {
+      h = await ApiHarness.start({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '3' });
+      await h.seed('g', new EventScript().session('s').events);
+    });
+    afterAll(() => h.stop());
+
+    it('spends one token per request, reports it, and answers 429 with Retry-After when empty', async () => {
+      const key = await h.key('acme');
+      const seen = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await h.get('/api/v1/graphs/gph_g', { key });
+        expect(r.status).toBe(200);
+        expect(r.headers['ratelimit-limit']).toBe('3');
+        expect(Number(r.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+        seen.push(Number(r.headers['ratelimit-remaining']));
+      }
+      expect(seen).toEqual([2, 1, 0]);
+      const limited = await h.get('/api/v1/graphs/gph_g', { key });
+      expect(limited.status).toBe(429);
+      expect(limited.json.error).toMatchObject({
+        type: 'rate_limit_error',
+        code: 'rate_limit',
+        param: null,
+      });
+      expect(limited.headers['retry-after']).toBe('1');
+      expect(limited.json.error.message).toMatch(/wait 1 second/);
+      expect(limited.headers['ratelimit-remaining']).toBe('0');
+      // another key of the same account has its own bucket
+      expect((await h.get('/api/v1/graphs/gph_g', { key: await h.key('acme') })).status).toBe(200);
+      // the bucket refills at 1 token a second
+      await new Promise((r) => setTimeout(r, 1_100));
+      expect((await h.get('/api/v1/graphs/gph_g', { key })).status).toBe(200);
+    });
+
+    it('blocks an address after 20 failed authentications, even for a valid key', async () => {
+      const attacker = '203.0.113.7';
+      for (let i = 0; i < 20; i++) {
+        expect(
+          (
+            await h.get('/api/v1/graphs', {
+              key: `sk_live_${'x'.repeat(32)}`,
+              clientAddress: attacker,
+            })
+          ).status,
+        ).toBe(401);
+      }
+      const blocked = await h.get('/api/v1/graphs', {
+        key: `sk_live_${'y'.repeat(32)}`,
+        clientAddress: attacker,
+      });
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(1);
+      expect(
+        (await h.get('/api/v1/graphs', { key: await h.key('acme'), clientAddress: attacker }))
+          .status,
+      ).toBe(429);
+      expect(
+        (await h.get('/api/v1/graphs', { key: await h.key('acme'), clientAddress: '198.51.100.1' }))
+          .status,
+      ).toBe(200);
+      const metrics = (await h.get('/metrics', { key: null })).body;
+      expect(metrics).toMatch(
+        /graph_history_api_rate_limited_total\{reason="authentication_failures"\} [1-9]/,
+      );
+    });
+  });
+
+  describe('with Redis unreachable', () => {
+    let h: ApiHarness;
+    beforeAll(async () => {
+      // a 30 s window for the in-process fixed window, so a slow machine cannot reset it mid-test
+      h = await ApiHarness.start({
+        REDIS_URL: 'redis://127.0.0.1:1',
+        RATE_LIMIT_PER_SECOND: '1',
+        RATE_LIMIT_BURST: '30',
+      });
+      await h.seed('g', new EventScript().session('s').events);
+    });
+    afterAll(() => h.stop());
+
+    it('keeps serving on the in-process insurance limiter, and says so in its metrics', async () => {
+      const key = await h.key('acme');
+      for (let i = 0; i < 30; i++)
+        expect((await h.get('/api/v1/graphs/gph_g', { key })).status).toBe(200);
+      expect((await h.get('/api/v1/graphs/gph_g', { key })).status).toBe(429);
+      const metrics = (await h.get('/metrics', { key: null })).body;
+      expect(metrics).toMatch(/graph_history_api_rate_limit_degraded 1/);
+      expect(metrics).toMatch(/graph_history_api_rate_limit_insurance_decisions_total [1-9]/);
+    });
+  });
+});
+
+describe('KeyRateLimiter leases', () => {
+  it('takes tokens from Redis in leases yet refuses exactly past the bucket', async () => {
+    const { ApiMetrics } = await import('../../apps/api/src/ops/api-metrics');
+    const { RateLimitDegradation } =
+      await import('../../apps/api/src/rate-limit/rate-limit-degradation');
+    const { limiterRedis } = await import('../../apps/api/src/rate-limit/limiter-redis');
+    const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
+    const degradation = new RateLimitDegradation(new ApiMetrics());
+    const redis = limiterRedis(process.env.REDIS_URL!, degradation);
+    if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
+    try {
+      const prefix = `gh:test:lease:${Date.now()}`;
+      const replicaA = new KeyRateLimiter(
+        redis,
+        { perSecond: 100, burst: 200 },
+        prefix,
+        degradation,
+      );
+      const replicaB = new KeyRateLimiter(
+        redis,
+        { perSecond: 100, burst: 200 },
+        prefix,
+        degradation,
+      );
+      const first = await replicaA.consume('key_1');
+      expect(first).toMatchObject({ allowed: true, remaining: 199 });
+      // one Redis call took a lease of 10 tokens from the shared bucket
+      expect(Number(await redis.hget(`${prefix}:key_1`, 'tokens'))).toBeCloseTo(190, 0);
+      const started = Date.now();
+      let allowed = 1;
+      while ((await (allowed % 2 ? replicaB : replicaA).consume('key_1')).allowed) allowed++;
+      // never more than the bucket plus what refilled meanwhile (100 a second)
+      const refilled = ((Date.now() - started) / 1000) * 100;
+      expect(allowed).toBeGreaterThanOrEqual(200);
+      expect(allowed).toBeLessThanOrEqual(200 + Math.ceil(refilled) + 1);
+      const refused = await replicaA.consume('key_1');
+      expect(refused.allowed).toBe(false);
+      expect(refused.msBeforeNext).toBeLessThanOrEqual(10);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
