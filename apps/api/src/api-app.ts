@@ -15,7 +15,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   // Over-long ids must reach the handlers (404 naming the parameter), not stop at the router.
   const docBase = publicBaseUrl(options.config);
   const adapter = new FastifyAdapter({
-    ...fastifyOptions(),
+    ...fastifyOptions(undefined, options.config.TRUST_PROXY),
     routerOptions: { maxParamLength: 1_000 },
     frameworkErrors: frameworkErrors(docBase),
   });

@@ -23,6 +23,8 @@ const schema = z.object({
   RATE_LIMIT_BURST: positiveInt.default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
+  /** Trust X-Forwarded-For from a load balancer in front (client addresses for the failed-auth limit). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   DATA_DIR: z.string().min(1).default('.data'),
   /** Key prefix of the ingestor's BullMQ queues in Redis (lets deployments or tests share a server). */
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -').default('gh'),

@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { genReqId } from './request-id';
 
-/** Options for `new FastifyAdapter(...)`: our request ids, no Fastify logger (pino-http logs). */
-export const fastifyOptions = (bodyLimit = 1024 * 1024) => ({
+/**
+ * Options for `new FastifyAdapter(...)`: our request ids, no Fastify logger (pino-http logs).
+ * X-Forwarded-For is believed only behind a trusted proxy, else clients could pick their address.
+ */
+export const fastifyOptions = (bodyLimit = 1024 * 1024, trustProxy = false) => ({
   genReqId,
   bodyLimit,
   logger: false,
-  trustProxy: true,
+  trustProxy,
   return503OnClosing: true,
 });
 
