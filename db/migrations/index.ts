@@ -1,7 +1,9 @@
 import { Migration } from 'kysely';
 import * as m0001 from './0001_initial';
+import * as m0002 from './0002_graphs_pending_work';
 
 /** Every migration, by name; names sort in the order they apply. Add new files here. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_graphs_pending_work': m0002,
 };

@@ -1,0 +1,31 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { JobQueues } from '../jobs/job-queues';
+import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { GraphApplier } from './graph-applier';
+
+/** Body of an `apply` job: apply the graph's pending events, then schedule trimming if due. */
+@Injectable()
+export class ApplyJobHandler {
+  private readonly logger = new Logger(ApplyJobHandler.name);
+
+  constructor(
+    private readonly applier: GraphApplier,
+    private readonly queues: JobQueues,
+    private readonly metrics: IngestorMetrics,
+  ) {}
+
+  /** Throws (so BullMQ retries) when a batch fails; batches committed before stay applied. */
+  async handle(graphId: number): Promise<number> {
+    const outcome = await this.applier.applyPending(graphId, (batch) => {
+      this.metrics.eventsApplied.inc(batch.applied);
+      for (const ms of batch.delaysMs) this.metrics.applyDelay.observe(ms / 1_000);
+    });
+    if (outcome.trimDue) {
+      // Best effort: the sweeper schedules any trim that is still due.
+      await this.queues
+        .enqueueTrim(graphId)
+        .catch((err: unknown) => this.logger.warn({ err, graphId }, 'could not enqueue trim'));
+    }
+    return outcome.applied;
+  }
+}

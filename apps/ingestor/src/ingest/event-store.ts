@@ -1,0 +1,112 @@
+import {
+  Db,
+  GraphWriteRepository,
+  inTransaction,
+  InboxRepository,
+  NodeRefRepository,
+} from '@graph-history/db';
+import { eventRejected, graphKeyTaken } from './ingest-errors';
+import { namedRefs, rawKey } from './named-refs';
+import { splitDuplicates } from './split-duplicates';
+import { KnownRefs, validateWithStoredRefs } from './validate-with-stored-refs';
+
+export interface EventBatch {
+  accountId: number;
+  graphKey: string;
+  /** Raw events as received; validated here. */
+  events: unknown[];
+}
+
+export interface StoredBatch {
+  graphId: number;
+  accepted: number;
+  duplicates: number;
+  /** Key of the batch's last event. */
+  lastKey: string | null;
+  /** The graph's last stored seq after this batch. */
+  ingestedSeq: number;
+}
+
+/** Optimistic attempts before a writer takes the graph row lock (guaranteed to succeed). */
+const OPTIMISTIC_ATTEMPTS = 3;
+
+/**
+ * The durable half of ingestion. An attempt reads what validation needs in one statement,
+ * validates (duplicates dropped first), then stores the batch in one statement that succeeds only
+ * if nothing was stored for the graph meanwhile, so the writers of a graph are serialised without
+ * a lock held across round trips. A writer that keeps losing that race takes the graph row lock
+ * for its next attempt. When `store` resolves, the batch is committed (inbox rows with their
+ * final seqs, keys, refs); when it throws, nothing of it was stored, not even a new graph.
+ */
+export class EventStore {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async store(batch: EventBatch): Promise<StoredBatch> {
+    for (let attempt = 1; ; attempt++) {
+      const stored =
+        attempt <= OPTIMISTIC_ATTEMPTS
+          ? await this.attempt(this.db, batch)
+          : await inTransaction(this.db, async (trx) => {
+              await new GraphWriteRepository(trx).lockByKey(batch.graphKey);
+              return this.attempt(trx, batch);
+            });
+      if (stored) return stored;
+    }
+  }
+
+  /** Null when the batch must be tried again: the graph was just created, or a writer got in first. */
+  private async attempt(db: Db, batch: EventBatch): Promise<StoredBatch | null> {
+    const keys = batch.events.map(rawKey).filter((k): k is string => k !== undefined);
+    const names = [...new Set(batch.events.flatMap(namedRefs))];
+    const graph = await new InboxRepository(db).snapshot(batch.graphKey, keys, names);
+    if (graph && graph.accountId !== batch.accountId) throw graphKeyTaken(batch.graphKey);
+
+    const { fresh, duplicates } = splitDuplicates(batch.events, graph?.keys ?? new Set());
+    const known: KnownRefs = new Map(names.map((ref) => [ref, graph?.refs.get(ref) ?? null]));
+    const validation = await validateWithStoredRefs(
+      fresh.map((f) => f.raw),
+      known,
+      async (missing) =>
+        graph ? new NodeRefRepository(db).find(graph.graphId, missing) : new Map(),
+    );
+    if (!validation.ok) throw eventRejected(fresh[validation.index]!.index, validation.rejection);
+
+    if (!graph || graph.ingestedSeq === null) {
+      await this.createGraph(batch);
+      return null;
+    }
+    const result: StoredBatch = {
+      graphId: graph.graphId,
+      accepted: validation.events.length,
+      duplicates,
+      lastKey: rawKey(batch.events[batch.events.length - 1]) ?? null,
+      ingestedSeq: graph.ingestedSeq + validation.events.length,
+    };
+    if (result.accepted === 0) return result;
+    const appended = await new InboxRepository(db).appendIfUnchanged(graph.graphId, {
+      afterSeq: graph.ingestedSeq,
+      events: validation.events,
+      refs: validation.refs,
+      received: this.now(),
+    });
+    return appended ? result : null;
+  }
+
+  /** First write of a valid batch: creates `gph_<key>` (source watch) under the account. */
+  private async createGraph(batch: EventBatch): Promise<void> {
+    await inTransaction(this.db, async (trx) => {
+      const graphs = new GraphWriteRepository(trx);
+      const { graphId, accountId } = await graphs.claimKey(batch.graphKey, batch.accountId);
+      if (accountId !== batch.accountId) return; // the next attempt answers graph_key_taken
+      await graphs.createWatchGraph({
+        graphId,
+        graphKey: batch.graphKey,
+        accountId,
+        created: this.now(),
+      });
+    });
+  }
+}

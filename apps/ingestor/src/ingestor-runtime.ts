@@ -1,0 +1,37 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { JobQueues } from './jobs/job-queues';
+import { JobWorkers } from './jobs/job-workers';
+import { Sweeper } from './jobs/sweeper';
+import { INGESTOR_OPTIONS, IngestorOptions, PRODUCER_REDIS, WORKER_REDIS } from './tokens';
+
+/**
+ * Starts the background side after boot and stops everything in order on shutdown, which Nest
+ * runs after the HTTP server drained its in-flight requests: sweeper, then workers (waiting for
+ * their active jobs), then queues and Redis connections. The Db belongs to whoever created it.
+ */
+@Injectable()
+export class IngestorRuntime implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(INGESTOR_OPTIONS) private readonly options: IngestorOptions,
+    private readonly sweeper: Sweeper,
+    private readonly workers: JobWorkers,
+    private readonly queues: JobQueues,
+    @Inject(PRODUCER_REDIS) private readonly producerRedis: Redis,
+    @Inject(WORKER_REDIS) private readonly workerRedis: Redis,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.options.runWorkers) return;
+    this.workers.start();
+    this.sweeper.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sweeper.stop();
+    await this.workers.close();
+    await this.queues.close();
+    this.producerRedis.disconnect();
+    this.workerRedis.disconnect();
+  }
+}

@@ -1,0 +1,70 @@
+import { JobsOptions, Queue } from 'bullmq';
+import type Redis from 'ioredis';
+import { TickBatcher } from './tick-batcher';
+
+export const APPLY_QUEUE = 'apply';
+export const TRIM_QUEUE = 'trim';
+
+export interface GraphJob {
+  graphId: number;
+}
+
+/** Retries with exponential backoff (0.1 s … 12.8 s); failed jobs are kept for inspection. */
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 100 },
+  removeOnComplete: true,
+  removeOnFail: false,
+};
+
+/** Trim waits a little so that reads that began before a retention cut finish before rows go. */
+export const TRIM_DELAY_MS = 5_000;
+
+/**
+ * The producer side of the ingestor's two queues. One apply job per graph at a time: while one
+ * is active, a new request is kept and runs right after it (BullMQ `keepLastIfActive`), so events
+ * stored during a run are never left waiting; waiting duplicates are dropped. Apply requests of
+ * one event-loop turn go to Redis in one round trip.
+ */
+export class JobQueues {
+  private readonly apply: Queue<GraphJob>;
+  private readonly trim: Queue<GraphJob>;
+  private readonly applyRequests = new TickBatcher<number>((graphIds) =>
+    this.apply.addBulk(
+      graphIds.map((graphId) => ({
+        name: APPLY_QUEUE,
+        data: { graphId },
+        opts: { deduplication: { id: `apply-${graphId}`, keepLastIfActive: true } },
+      })),
+    ),
+  );
+
+  constructor(connection: Redis, prefix: string) {
+    this.apply = new Queue<GraphJob>(APPLY_QUEUE, {
+      connection,
+      prefix,
+      defaultJobOptions: DEFAULT_JOB_OPTIONS,
+    });
+    this.trim = new Queue<GraphJob>(TRIM_QUEUE, {
+      connection,
+      prefix,
+      defaultJobOptions: DEFAULT_JOB_OPTIONS,
+    });
+  }
+
+  enqueueApply(graphId: number): Promise<void> {
+    return this.applyRequests.add(graphId);
+  }
+
+  async enqueueTrim(graphId: number): Promise<void> {
+    await this.trim.add(
+      TRIM_QUEUE,
+      { graphId },
+      { delay: TRIM_DELAY_MS, deduplication: { id: `trim-${graphId}` } },
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.apply.close(), this.trim.close()]);
+  }
+}

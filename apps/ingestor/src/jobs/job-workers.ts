@@ -1,0 +1,69 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Worker } from 'bullmq';
+import type Redis from 'ioredis';
+import { Config } from '@graph-history/config';
+import { CONFIG } from '@graph-history/http';
+import { ApplyJobHandler } from '../apply/apply-job.handler';
+import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { WORKER_REDIS } from '../tokens';
+import { TrimJobHandler } from '../trim/trim-job.handler';
+import { APPLY_QUEUE, GraphJob, TRIM_QUEUE } from './job-queues';
+
+/** Graphs applied at once by one process (each waits on I/O most of the time). */
+const APPLY_CONCURRENCY = 4;
+
+/**
+ * A job whose process died is taken over after at most lockDuration + stalledInterval; short
+ * values make a crashed ingestor's work resume within ~15 s on another (or the restarted) one.
+ */
+const STALL_OPTIONS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 2 };
+
+/** The consumer side: BullMQ workers running the apply and trim handlers. */
+@Injectable()
+export class JobWorkers {
+  private readonly logger = new Logger(JobWorkers.name);
+  private workers: Worker<GraphJob>[] = [];
+
+  constructor(
+    @Inject(WORKER_REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly apply: ApplyJobHandler,
+    private readonly trim: TrimJobHandler,
+    private readonly metrics: IngestorMetrics,
+  ) {}
+
+  start(): void {
+    this.workers = [
+      this.worker(APPLY_QUEUE, APPLY_CONCURRENCY, (graphId) => this.apply.handle(graphId)),
+      this.worker(TRIM_QUEUE, 1, (graphId) => this.trim.handle(graphId)),
+    ];
+  }
+
+  /** Stops taking jobs and waits for the active ones to finish. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    this.workers = [];
+  }
+
+  private worker(
+    queue: string,
+    concurrency: number,
+    handle: (graphId: number) => Promise<number>,
+  ): Worker<GraphJob> {
+    const worker = new Worker<GraphJob>(queue, (job) => handle(job.data.graphId), {
+      connection: this.redis,
+      prefix: this.config.QUEUE_PREFIX,
+      concurrency,
+      ...STALL_OPTIONS,
+    });
+    worker.on('failed', (job, err) => {
+      this.metrics.jobFailures.inc({ queue });
+      this.logger.error(
+        { err, queue, graphId: job?.data.graphId, attemptsMade: job?.attemptsMade },
+        'job failed',
+      );
+    });
+    worker.on('error', (err) => this.logger.error({ err, queue }, 'worker error'));
+    return worker;
+  }
+}

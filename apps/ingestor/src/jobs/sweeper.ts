@@ -1,0 +1,57 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { PendingWorkRepository } from '@graph-history/db';
+import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { JobQueues } from './job-queues';
+
+const SWEEP_INTERVAL_MS = 1_000;
+const SWEEP_LIMIT = 10_000;
+
+/**
+ * Postgres is the source of truth and jobs are re-derived from it: on boot and every second,
+ * every graph with stored-but-unapplied events gets an apply job and every graph with a retention
+ * cut not yet trimmed a trim job (both deduplicated by BullMQ). So an enqueue lost to a crash, a
+ * Redis restart or flush, or a job that exhausted its attempts, is picked up again.
+ */
+@Injectable()
+export class Sweeper {
+  private readonly logger = new Logger(Sweeper.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly pending: PendingWorkRepository,
+    private readonly queues: JobQueues,
+    private readonly metrics: IngestorMetrics,
+  ) {}
+
+  start(): void {
+    this.tick();
+    this.timer = setInterval(() => this.tick(), SWEEP_INTERVAL_MS);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  async sweep(): Promise<void> {
+    const graphs = await this.pending.list(SWEEP_LIMIT);
+    this.metrics.applyLag.set(graphs.reduce((sum, g) => sum + g.unapplied, 0));
+    await Promise.all(
+      graphs.flatMap((g) => [
+        ...(g.unapplied > 0 ? [this.queues.enqueueApply(g.graphId)] : []),
+        ...(g.trimDue ? [this.queues.enqueueTrim(g.graphId)] : []),
+      ]),
+    );
+  }
+
+  private tick(): void {
+    if (this.running) return;
+    this.running = this.sweep()
+      .catch((err: unknown) => this.logger.warn({ err }, 'sweep failed; retrying in a second'))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+}

@@ -1,0 +1,54 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The ingestor's Prometheus metrics, on a registry of its own (one per app instance). */
+export class IngestorMetrics {
+  readonly registry = new Registry();
+
+  readonly eventsStored = new Counter({
+    name: 'graph_history_events_stored_total',
+    help: 'Events durably stored by the ingest endpoint (duplicates excluded).',
+    registers: [this.registry],
+  });
+
+  readonly duplicates = new Counter({
+    name: 'graph_history_events_duplicate_total',
+    help: 'Events received again with an already stored key (no-ops).',
+    registers: [this.registry],
+  });
+
+  readonly batchesRejected = new Counter({
+    name: 'graph_history_batches_rejected_total',
+    help: 'Ingest batches refused as a whole because an event was invalid.',
+    registers: [this.registry],
+  });
+
+  readonly eventsApplied = new Counter({
+    name: 'graph_history_events_applied_total',
+    help: 'Stored events applied to their graph (readable through the API).',
+    registers: [this.registry],
+  });
+
+  readonly applyLag = new Gauge({
+    name: 'graph_history_apply_lag_events',
+    help: 'Stored events not yet applied, over all graphs (sampled every second).',
+    registers: [this.registry],
+  });
+
+  readonly applyDelay = new Histogram({
+    name: 'graph_history_apply_delay_seconds',
+    help: 'Time from an event being stored to it being applied.',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly jobFailures = new Counter({
+    name: 'graph_history_job_failures_total',
+    help: 'Failed job attempts, by queue (each failure is retried with backoff; exhausted jobs are kept).',
+    labelNames: ['queue'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+}

@@ -1,0 +1,16 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { Public } from '@graph-history/http';
+import { IngestorMetrics } from './ingestor-metrics';
+
+@Public()
+@Controller()
+export class MetricsController {
+  constructor(private readonly metrics: IngestorMetrics) {}
+
+  /** Prometheus text exposition. */
+  @Get('metrics')
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,9 @@
+/** Injection tokens of the ingestor (CONFIG and DB come from @graph-history/http's CoreModule). */
+export const PRODUCER_REDIS = Symbol('PRODUCER_REDIS');
+export const WORKER_REDIS = Symbol('WORKER_REDIS');
+export const INGESTOR_OPTIONS = Symbol('INGESTOR_OPTIONS');
+
+export interface IngestorOptions {
+  /** Run the apply/trim workers and the sweeper in this process (the HTTP endpoint always runs). */
+  runWorkers: boolean;
+}

@@ -1,0 +1,126 @@
+import { Insertable } from 'kysely';
+import type { AppliedEvent } from '@graph-history/domain';
+import { Database, WaitsTable } from '../schema';
+
+type Rows<T extends keyof Database> = Insertable<Database[T]>[];
+
+/** The table rows of a run of applied events (in seq order). */
+export interface AppliedRows {
+  events: Rows<'events'>;
+  versions: Rows<'node_versions'>;
+  snapshots: Rows<'task_snapshots'>;
+  spawns: Rows<'spawns'>;
+  messages: Rows<'messages'>;
+  /** Waits opened by the run; already closed when the run also closed them. */
+  waitsOpened: WaitsTable[];
+  /** Closures of waits opened before the run. */
+  waitsClosed: Pick<WaitsTable, 'node_no' | 'on_no' | 'started_seq' | 'ended_seq' | 'ended'>[];
+}
+
+export function appliedRows(
+  graphId: number,
+  applied: AppliedEvent[],
+  appliedAt: number,
+): AppliedRows {
+  const rows: AppliedRows = {
+    events: [],
+    versions: [],
+    snapshots: [],
+    spawns: [],
+    messages: [],
+    waitsOpened: [],
+    waitsClosed: [],
+  };
+  const opened = new Map<string, WaitsTable>();
+  const waitKey = (w: { nodeNo: number; onNo: number; startedSeq: number }) =>
+    `${w.nodeNo}:${w.onNo}:${w.startedSeq}`;
+  for (const {
+    event: e,
+    versions,
+    taskSnapshot: t,
+    spawn: s,
+    message: m,
+    waitsOpened,
+    waitsClosed,
+  } of applied) {
+    rows.events.push({
+      graph_id: graphId,
+      seq: e.seq,
+      key: e.key,
+      type: e.type,
+      created: e.created,
+      node_no: e.nodeNo,
+      source: e.source,
+      payload: e.payload,
+      changes: e.changes,
+      counts: e.counts,
+      applied: appliedAt,
+    });
+    for (const v of versions) {
+      rows.versions.push({
+        graph_id: graphId,
+        node_no: v.no,
+        valid_from: e.seq,
+        sort_key: v.sortKey,
+        parent_no: v.parentNo,
+        depth: v.depth,
+        kind: v.kind,
+        state: v.state,
+        last_event: v.lastEvent,
+        rec: v,
+      });
+    }
+    if (t)
+      rows.snapshots.push({ graph_id: graphId, node_no: t.nodeNo, seq: t.seq, tasks: t.tasks });
+    if (s) {
+      rows.spawns.push({
+        graph_id: graphId,
+        requester_no: s.requesterNo,
+        child_no: s.childNo,
+        seq: s.seq,
+        spawn_call_id: s.spawnCallId,
+        agent_type: s.agentType,
+        purpose: s.purpose,
+        background: s.background,
+        created: s.created,
+      });
+    }
+    if (m) {
+      rows.messages.push({
+        graph_id: graphId,
+        seq: m.seq,
+        from_no: m.fromNo,
+        to_no: m.toNo,
+        message_id: m.messageId,
+        text: m.text,
+        created: m.created,
+      });
+    }
+    for (const w of waitsOpened) {
+      opened.set(waitKey(w), {
+        graph_id: graphId,
+        node_no: w.nodeNo,
+        on_no: w.onNo,
+        started_seq: w.startedSeq,
+        started: w.started,
+        reason: w.reason,
+        ended_seq: w.endedSeq,
+        ended: w.ended,
+      });
+    }
+    for (const c of waitsClosed) {
+      const row = opened.get(waitKey(c));
+      if (row) Object.assign(row, { ended_seq: c.endedSeq, ended: c.ended });
+      else
+        rows.waitsClosed.push({
+          node_no: c.nodeNo,
+          on_no: c.onNo,
+          started_seq: c.startedSeq,
+          ended_seq: c.endedSeq,
+          ended: c.ended,
+        });
+    }
+  }
+  rows.waitsOpened = [...opened.values()];
+  return rows;
+}

@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history/domain';
+import { Db } from '../connection';
+import { appliedRows } from './applied-rows';
+import { insertRowsSql } from './json-rows';
+
+/** The apply side of a `graphs` row. */
+export interface ApplyHead {
+  ingestedSeq: number;
+  appliedSeq: number;
+  /** Oldest retained seq; null before the first applied event. */
+  firstSeq: number | null;
+  /** Stored `created` of the newest applied event; null before the first. */
+  lastEvent: number | null;
+  counts: StoredGraphCounts | null;
+}
+
+/** A stored, not yet applied event: `seq` is its final sequence number. */
+export interface InboxEvent {
+  seq: number;
+  event: WatchEvent;
+  /** When the ingestor stored it (ms). */
+  received: number;
+}
+
+/** What the graph row holds once a run of events is applied. */
+export interface AppliedHead {
+  appliedSeq: number;
+  firstSeq: number;
+  lastEvent: number;
+  counts: StoredGraphCounts;
+}
+
+/** The apply path: read the next stored events of a graph, write what the reducer produced. */
+export class ApplyRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The graph's apply head and up to `limit` stored events after applied_seq, in one query. */
+  async pending(
+    graphId: number,
+    limit: number,
+  ): Promise<{ head: ApplyHead; events: InboxEvent[] } | null> {
+    const rows = await sql<{
+      ingested_seq: number;
+      applied_seq: number;
+      first_seq: number | null;
+      last_event: number | null;
+      counts: StoredGraphCounts | null;
+      seq: number | null;
+      body: WatchEvent | null;
+      received: number | null;
+    }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.counts, i.seq, i.body, i.received
+      from graphs g
+      left join lateral (
+        select seq, body, received from inbox
+        where graph_id = g.graph_id and seq > g.applied_seq order by seq limit ${limit}
+      ) i on true
+      where g.graph_id = ${graphId}
+      order by i.seq`.execute(this.db);
+    const first = rows.rows[0];
+    if (!first) return null;
+    return {
+      head: {
+        ingestedSeq: first.ingested_seq,
+        appliedSeq: first.applied_seq,
+        firstSeq: first.first_seq,
+        lastEvent: first.last_event,
+        counts: first.counts,
+      },
+      events: rows.rows
+        .filter((r) => r.seq !== null)
+        .map((r) => ({ seq: r.seq!, event: r.body!, received: r.received! })),
+    };
+  }
+
+  /**
+   * Writes a run of applied events (in seq order) in ONE statement, only if the graph's
+   * applied_seq is still `afterSeq`: events, node versions, task snapshots, spawns, messages,
+   * waits opened and closed, the graph's new head, and the deletion of the applied inbox rows.
+   * False when another applier committed first and nothing was written: two appliers of a graph
+   * can never both apply the same events. The commit does not wait for the WAL flush (see below).
+   */
+  async commitIfCurrent(
+    graphId: number,
+    afterSeq: number,
+    applied: AppliedEvent[],
+    head: AppliedHead,
+    appliedAt: number,
+  ): Promise<boolean> {
+    const rows = appliedRows(graphId, applied, appliedAt);
+    const advanced = sql`exists (select 1 from advanced)`;
+    const result = await sql<{ advanced: number }>`with
+        advanced as (
+          update graphs
+          set applied_seq = ${head.appliedSeq}, first_seq = ${head.firstSeq},
+              last_event = ${head.lastEvent}, counts = ${JSON.stringify(head.counts)}::jsonb
+          where graph_id = ${graphId} and applied_seq = ${afterSeq} returning 1),
+        new_events as (${insertRowsSql('events', EVENT_COLUMNS, rows.events, advanced)}),
+        new_versions as (${insertRowsSql('node_versions', VERSION_COLUMNS, rows.versions, advanced)}),
+        new_snapshots as (${insertRowsSql('task_snapshots', SNAPSHOT_COLUMNS, rows.snapshots, advanced)}),
+        new_spawns as (${insertRowsSql('spawns', SPAWN_COLUMNS, rows.spawns, advanced)}),
+        new_messages as (${insertRowsSql('messages', MESSAGE_COLUMNS, rows.messages, advanced)}),
+        new_waits as (${insertRowsSql('waits', WAIT_COLUMNS, rows.waitsOpened, advanced)}),
+        closed_waits as (
+          update waits w set ended_seq = c.ended_seq, ended = c.ended
+          from json_populate_recordset(null::waits, ${JSON.stringify(rows.waitsClosed)}::json) c
+          where w.graph_id = ${graphId} and w.node_no = c.node_no and w.on_no = c.on_no
+            and w.started_seq = c.started_seq and ${advanced}),
+        applied_inbox as (
+          delete from inbox where graph_id = ${graphId} and seq <= ${head.appliedSeq} and ${advanced})
+      select (select count(*)::int from advanced) as advanced,
+        -- No wait for the WAL flush: a run lost to a crash is lost whole, inbox rows included,
+        -- and is applied again. (A later synchronous commit flushes it anyway.)
+        set_config('synchronous_commit', 'off', true) as asynchronous`.execute(this.db);
+    return result.rows[0]!.advanced === 1;
+  }
+}
+
+const EVENT_COLUMNS = [
+  'graph_id',
+  'seq',
+  'key',
+  'type',
+  'created',
+  'node_no',
+  'source',
+  'payload',
+  'changes',
+  'counts',
+  'applied',
+] as const;
+const VERSION_COLUMNS = [
+  'graph_id',
+  'node_no',
+  'valid_from',
+  'sort_key',
+  'parent_no',
+  'depth',
+  'kind',
+  'state',
+  'last_event',
+  'rec',
+] as const;
+const SNAPSHOT_COLUMNS = ['graph_id', 'node_no', 'seq', 'tasks'] as const;
+const SPAWN_COLUMNS = [
+  'graph_id',
+  'requester_no',
+  'child_no',
+  'seq',
+  'spawn_call_id',
+  'agent_type',
+  'purpose',
+  'background',
+  'created',
+] as const;
+const MESSAGE_COLUMNS = [
+  'graph_id',
+  'seq',
+  'from_no',
+  'to_no',
+  'message_id',
+  'text',
+  'created',
+] as const;
+const WAIT_COLUMNS = [
+  'graph_id',
+  'node_no',
+  'on_no',
+  'started_seq',
+  'started',
+  'reason',
+  'ended_seq',
+  'ended',
+] as const;

@@ -1,0 +1,71 @@
+import { Db } from '../connection';
+
+/** Who holds a graph key: its internal graph id and owning account. */
+export interface GraphKeyOwner {
+  graphId: number;
+  accountId: number;
+}
+
+export interface NewWatchGraph {
+  graphId: number;
+  graphKey: string;
+  accountId: number;
+  created: number;
+}
+
+/** Graph creation on first write, and the graph row lock of contended writers. */
+export class GraphWriteRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Locks the graph row of `graphKey` (when there is one) until the transaction ends: the
+   * writers of a graph that keep losing the optimistic race queue up here instead.
+   */
+  async lockByKey(graphKey: string): Promise<void> {
+    await this.db
+      .selectFrom('graph_directory as d')
+      .innerJoin('graphs as g', 'g.graph_id', 'd.graph_id')
+      .select('g.graph_id')
+      .where('d.graph_key', '=', graphKey)
+      .forUpdate('g')
+      .execute();
+  }
+
+  /** The owner of `graphKey`, registering it for `accountId` when nobody holds it yet. */
+  async claimKey(graphKey: string, accountId: number): Promise<GraphKeyOwner> {
+    const existing = await this.findOwner(graphKey);
+    if (existing) return existing;
+    // Selecting first keeps the identity sequence from advancing on every write to a known graph.
+    await this.db
+      .insertInto('graph_directory')
+      .values({ graph_key: graphKey, account_id: accountId })
+      .onConflict((oc) => oc.column('graph_key').doNothing())
+      .execute();
+    const owner = await this.findOwner(graphKey);
+    if (!owner) throw new Error(`graph key ${graphKey} vanished after insert`);
+    return owner;
+  }
+
+  async createWatchGraph(graph: NewWatchGraph): Promise<void> {
+    await this.db
+      .insertInto('graphs')
+      .values({
+        graph_id: graph.graphId,
+        graph_key: graph.graphKey,
+        account_id: graph.accountId,
+        source: 'watch',
+        created: graph.created,
+      })
+      .onConflict((oc) => oc.column('graph_id').doNothing())
+      .execute();
+  }
+
+  private async findOwner(graphKey: string): Promise<GraphKeyOwner | null> {
+    const row = await this.db
+      .selectFrom('graph_directory')
+      .select(['graph_id', 'account_id'])
+      .where('graph_key', '=', graphKey)
+      .executeTakeFirst();
+    return row ? { graphId: row.graph_id, accountId: row.account_id } : null;
+  }
+}

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import type { WatchEvent } from '@graph-history/domain';
+import { Db } from '../connection';
+import { insertRowsSql } from './json-rows';
+import { RefStatus } from './node-ref.repository';
+import { anyText, isStorableText } from './storable-text';
+
+/** What ingest validation needs of a graph, read in one statement (one snapshot). */
+export interface IngestSnapshot {
+  graphId: number;
+  accountId: number;
+  /** Last stored seq; null while the key is registered but its graph row is not there yet. */
+  ingestedSeq: number | null;
+  /** Which of the asked keys were stored before. */
+  keys: Set<string>;
+  /** Status of each asked ref that exists; asked refs absent here do not exist. */
+  refs: Map<string, RefStatus>;
+}
+
+export interface NewBatch {
+  /** The graph's ingested_seq the batch was validated against; its events follow it. */
+  afterSeq: number;
+  events: WatchEvent[];
+  /** Refs the batch creates or ends, with their status after it. */
+  refs: ReadonlyMap<string, RefStatus>;
+  received: number;
+}
+
+/** The ingest side of a graph: its durable inbox, idempotency keys and known refs. */
+export class InboxRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The graph of `graphKey` with its stored keys among `keys` and the statuses of `refs`. */
+  async snapshot(graphKey: string, keys: string[], refs: string[]): Promise<IngestSnapshot | null> {
+    const row = await sql<{
+      graph_id: number;
+      account_id: number;
+      ingested_seq: number | null;
+      keys: string[];
+      refs: [string, boolean][];
+    }>`select d.graph_id, d.account_id, g.ingested_seq,
+        array(select key from event_keys
+              where graph_id = d.graph_id and key = ${anyText(keys.filter(isStorableText))}) as keys,
+        coalesce((select json_agg(json_build_array(ref, ended)) from node_refs
+                  where graph_id = d.graph_id and ref = ${anyText(refs.filter(isStorableText))}), '[]') as refs
+      from graph_directory d left join graphs g on g.graph_id = d.graph_id
+      where d.graph_key = ${graphKey}`.execute(this.db);
+    const r = row.rows[0];
+    if (!r) return null;
+    return {
+      graphId: r.graph_id,
+      accountId: r.account_id,
+      ingestedSeq: r.ingested_seq,
+      keys: new Set(r.keys),
+      refs: new Map(r.refs.map(([ref, ended]) => [ref, { ended }])),
+    };
+  }
+
+  /**
+   * Stores a validated batch in ONE statement, only if the graph's ingested_seq is still
+   * `afterSeq` (nothing was stored since the batch was validated): its inbox rows with their final
+   * seqs, their keys, the refs it creates or ends, and the new ingested_seq. False when another
+   * batch got in first and nothing was stored.
+   */
+  async appendIfUnchanged(graphId: number, batch: NewBatch): Promise<boolean> {
+    const { afterSeq, events, refs, received } = batch;
+    const advanced = sql`exists (select 1 from advanced)`;
+    const inbox = insertRowsSql(
+      'inbox',
+      ['graph_id', 'seq', 'body', 'received'],
+      events.map((event, i) => ({
+        graph_id: graphId,
+        seq: afterSeq + 1 + i,
+        body: event,
+        received,
+      })),
+      advanced,
+    );
+    const keys = insertRowsSql(
+      'event_keys',
+      ['graph_id', 'key', 'seq'],
+      events.map((event, i) => ({ graph_id: graphId, key: event.key, seq: afterSeq + 1 + i })),
+      advanced,
+    );
+    const refRows = insertRowsSql(
+      'node_refs',
+      ['graph_id', 'ref', 'ended'],
+      [...refs].map(([ref, s]) => ({ graph_id: graphId, ref, ended: s.ended })),
+      advanced,
+    );
+    const result = await sql<{ advanced: number }>`with
+        advanced as (
+          update graphs set ingested_seq = ${afterSeq + events.length}
+          where graph_id = ${graphId} and ingested_seq = ${afterSeq} returning 1),
+        new_inbox as (${inbox}),
+        new_keys as (${keys}),
+        new_refs as (${refRows} on conflict (graph_id, ref) do update set ended = excluded.ended)
+      select count(*)::int as advanced from advanced`.execute(this.db);
+    return result.rows[0]!.advanced === 1;
+  }
+}

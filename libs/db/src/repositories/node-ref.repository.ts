@@ -1,0 +1,26 @@
+import { Db } from '../connection';
+import { anyText, isStorableText } from './storable-text';
+
+export interface RefStatus {
+  ended: boolean;
+}
+
+/** Which refs of a graph exist and which have ended, as of every stored event (ingest validation). */
+export class NodeRefRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The status of each of `refs` that exists; refs absent from the result do not exist. */
+  async find(graphId: number, refs: string[]): Promise<Map<string, RefStatus>> {
+    const found = new Map<string, RefStatus>();
+    const candidates = refs.filter(isStorableText);
+    if (candidates.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('node_refs')
+      .select(['ref', 'ended'])
+      .where('graph_id', '=', graphId)
+      .where('ref', '=', anyText(candidates))
+      .execute();
+    for (const row of rows) found.set(row.ref, { ended: row.ended });
+    return found;
+  }
+}

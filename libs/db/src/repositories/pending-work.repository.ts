@@ -1,0 +1,30 @@
+import { sql } from 'kysely';
+import { Db } from '../connection';
+
+export interface PendingGraph {
+  graphId: number;
+  /** Stored events not yet applied. */
+  unapplied: number;
+  /** Retention moved first_seq past trimmed_seq: rows wait for the trim job. */
+  trimDue: boolean;
+}
+
+/** Graphs with work left (Postgres is the source of truth; jobs are re-derived from it). */
+export class PendingWorkRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(limit: number): Promise<PendingGraph[]> {
+    // The predicate matches the partial index graphs_pending_work.
+    const rows = await this.db
+      .selectFrom('graphs')
+      .select(['graph_id', 'ingested_seq', 'applied_seq', 'first_seq', 'trimmed_seq'])
+      .where(sql<boolean>`applied_seq < ingested_seq or trimmed_seq < first_seq`)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      graphId: r.graph_id,
+      unapplied: r.ingested_seq - r.applied_seq,
+      trimDue: r.first_seq !== null && r.trimmed_seq < r.first_seq,
+    }));
+  }
+}

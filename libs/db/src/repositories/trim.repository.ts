@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import { Db } from '../connection';
+
+export interface TrimProgress {
+  /** Oldest retained seq (null before the first applied event). */
+  firstSeq: number | null;
+  /** Rows before this seq are already deleted. */
+  trimmedSeq: number;
+}
+
+/** Deletes what retention cut off: events before first_seq and version rows no retained as_of reaches. */
+export class TrimRepository {
+  constructor(private readonly db: Db) {}
+
+  async progress(graphId: number): Promise<TrimProgress | null> {
+    const row = await this.db
+      .selectFrom('graphs')
+      .select(['first_seq', 'trimmed_seq'])
+      .where('graph_id', '=', graphId)
+      .executeTakeFirst();
+    return row ? { firstSeq: row.first_seq, trimmedSeq: row.trimmed_seq } : null;
+  }
+
+  /**
+   * Trims the seq range [from, to) (to <= first_seq): deletes its events, and every version row /
+   * task snapshot superseded by a newer one with seq in (from, to] — none of which an as_of >= to
+   * can reach. Versions superseded at or before `from` went in earlier chunks. Returns rows deleted.
+   */
+  async trimChunk(graphId: number, from: number, to: number): Promise<number> {
+    const events = await this.db
+      .deleteFrom('events')
+      .where('graph_id', '=', graphId)
+      .where('seq', '>=', from)
+      .where('seq', '<', to)
+      .executeTakeFirst();
+    const versions = await sql`delete from node_versions v
+      using (select node_no, max(valid_from) as newest from node_versions
+             where graph_id = ${graphId} and valid_from > ${from} and valid_from <= ${to}
+             group by node_no) n
+      where v.graph_id = ${graphId} and v.node_no = n.node_no and v.valid_from < n.newest`.execute(
+      this.db,
+    );
+    const snapshots = await sql`delete from task_snapshots t
+      using (select node_no, max(seq) as newest from task_snapshots
+             where graph_id = ${graphId} and seq > ${from} and seq <= ${to}
+             group by node_no) n
+      where t.graph_id = ${graphId} and t.node_no = n.node_no and t.seq < n.newest`.execute(
+      this.db,
+    );
+    await this.db
+      .updateTable('graphs')
+      .set({ trimmed_seq: to })
+      .where('graph_id', '=', graphId)
+      .where('trimmed_seq', '<', to)
+      .execute();
+    return (
+      Number(events.numDeletedRows) +
+      Number(versions.numAffectedRows ?? 0) +
+      Number(snapshots.numAffectedRows ?? 0)
+    );
+  }
+}

@@ -1,0 +1,53 @@
+import { applyEvent, createGraphState, WatchEvent } from '@graph-history/domain';
+import { Db } from '@graph-history/db';
+
+/**
+ * Asserts that `events` were stored once each, at the seq of their position, and applied once
+ * each: retained event rows in order, and a graph (counts, last_event, every node's newest
+ * version) equal to the reducer run locally over the same events.
+ */
+export async function expectAppliedOnce(
+  db: Db,
+  graphKey: string,
+  events: WatchEvent[],
+): Promise<void> {
+  const g = await db
+    .selectFrom('graphs')
+    .selectAll()
+    .where('graph_key', '=', graphKey)
+    .executeTakeFirstOrThrow();
+  expect(g).toMatchObject({ ingested_seq: events.length, applied_seq: events.length });
+  const keys = await db
+    .selectFrom('event_keys')
+    .select(['key', 'seq'])
+    .where('graph_id', '=', g.graph_id)
+    .orderBy('seq')
+    .execute();
+  expect(keys.map((k) => k.key)).toEqual(events.map((e) => e.key));
+  expect(keys.map((k) => k.seq)).toEqual(events.map((_, i) => i + 1));
+  const stored = await db
+    .selectFrom('events')
+    .select(['seq', 'key'])
+    .where('graph_id', '=', g.graph_id)
+    .where('seq', '>=', g.first_seq!)
+    .orderBy('seq')
+    .execute();
+  expect(stored.length).toBe(events.length - g.first_seq! + 1);
+  for (const row of stored) expect(row.key).toBe(events[row.seq - 1]!.key);
+
+  const expected = createGraphState(g.graph_id);
+  events.forEach((event, i) => applyEvent(expected, event, i + 1));
+  expect(g.counts).toEqual(expected.counts);
+  expect(g.last_event).toBe(expected.lastCreated);
+  const current = await db
+    .selectFrom('node_versions')
+    .select('rec')
+    .distinctOn('node_no')
+    .where('graph_id', '=', g.graph_id)
+    .orderBy('node_no')
+    .orderBy('valid_from', 'desc')
+    .execute();
+  expect(current.map((r) => r.rec)).toEqual(
+    [...expected.nodes.values()].sort((a, b) => a.no - b.no),
+  );
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Config, loadConfig } from '@graph-history/config';
+import { Db } from '@graph-history/db';
+import { createIngestorApp } from '../../../apps/ingestor/src/create-ingestor-app';
+
+/** A queue prefix of its own, so that tests sharing a Redis server never see each other's jobs. */
+export const uniqueQueuePrefix = (): string => `gh-test-${randomBytes(5).toString('hex')}`;
+
+export function testConfig(databaseUrl: string, queuePrefix: string): Config {
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL,
+    QUEUE_PREFIX: queuePrefix,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  });
+}
+
+export interface TestResponse {
+  statusCode: number;
+  headers: Headers;
+  body: string;
+  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface RunningIngestor {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  request(
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: string },
+  ): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * The ingestor app in this process, listening on a free 127.0.0.1 port (real HTTP: Fastify's
+ * inject depends on an ESM-only package Jest cannot load).
+ */
+export async function startIngestor(
+  db: Db,
+  databaseUrl: string,
+  queuePrefix: string,
+  runWorkers: boolean,
+): Promise<RunningIngestor> {
+  const app = await createIngestorApp({
+    config: testConfig(databaseUrl, queuePrefix),
+    db,
+    runWorkers,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = await app.getUrl();
+  return {
+    app,
+    baseUrl,
+    async request(method, path, options = {}) {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: options.headers,
+        body: options.body,
+      });
+      const body = await res.text();
+      return { statusCode: res.status, headers: res.headers, body, json: () => JSON.parse(body) };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** Deletes every Redis key of the queue prefix (never the whole server: it is shared). */
+export async function deleteQueueKeys(queuePrefix: string): Promise<number> {
+  const redis = new Redis(process.env.REDIS_URL!);
+  try {
+    let deleted = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
