@@ -1,12 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { Config } from '@graph-history/config';
+import { Config, publicBaseUrl } from '@graph-history/config';
 import { Db } from '@graph-history/db';
 import { addRequestIdHeader, ErrorEnvelopeFilter, fastifyOptions } from '@graph-history/http';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
 import { IngestorModule } from './ingestor.module';
-import { FastifyBodyErrorsFilter } from './ops/fastify-body-errors.filter';
 
 export interface CreateIngestorAppOptions {
   config: Config;
@@ -23,7 +22,7 @@ export async function createIngestorApp({
 }: CreateIngestorAppOptions): Promise<NestFastifyApplication> {
   // A graph_key longer than Fastify's default 100-character limit must still reach the handler's 400.
   const adapter = new FastifyAdapter({
-    ...fastifyOptions(MAX_BODY_BYTES),
+    ...fastifyOptions(MAX_BODY_BYTES, config.TRUST_PROXY),
     routerOptions: { maxParamLength: 1_000 },
   });
   addRequestIdHeader(adapter.getInstance());
@@ -36,8 +35,7 @@ export async function createIngestorApp({
     },
   );
   app.useLogger(app.get(Logger));
-  const envelope = new ErrorEnvelopeFilter(config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`);
-  app.useGlobalFilters(new FastifyBodyErrorsFilter(envelope));
+  app.useGlobalFilters(new ErrorEnvelopeFilter(publicBaseUrl(config)));
   await app.init();
   return app;
 }

@@ -63,3 +63,7 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
     throw err;
   }
 }
+
+/** Where clients reach the read API: PUBLIC_URL, else its local port. For viewer and doc links. */
+export const publicBaseUrl = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
+  (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, '');

@@ -57,6 +57,7 @@ export interface NodeRefsTable {
   graph_id: number;
   ref: string;
   ended: Generated<boolean>;
+  session_ref: string | null;
 }
 
 export interface EventsTable {

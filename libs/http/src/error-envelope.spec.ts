@@ -42,6 +42,25 @@ describe('toEnvelope', () => {
     expect(toEnvelope(badJson, ctx)).toMatchObject({ status: 400, body: { error: { code: 'parameter_invalid', param: 'body' } } });
   });
 
+  it('maps body errors Nest wrapped as HttpExceptions by their status', () => {
+    const { HttpException } = jest.requireActual('@nestjs/common');
+    expect(toEnvelope(new HttpException('Request body is too large', 413), ctx)).toMatchObject({
+      status: 413,
+      body: { error: { code: 'request_too_large' } },
+    });
+    expect(toEnvelope(new HttpException('Unsupported Media Type: text/plain', 415), ctx)).toMatchObject({
+      status: 415,
+      body: { error: { code: 'unsupported_media_type' } },
+    });
+    expect(toEnvelope(new HttpException(`Unexpected token 'x', "x" is not valid JSON`, 400), ctx)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'parameter_invalid', param: 'body' } },
+    });
+    expect(
+      toEnvelope(new HttpException("Body cannot be empty when content-type is set to 'application/json'", 400), ctx).body.error.message,
+    ).toContain('empty');
+  });
+
   it('quotes the request id on internal errors, 503 when Postgres is unreachable', () => {
     const e = toEnvelope(new Error('boom'), ctx);
     expect(e.status).toBe(500);

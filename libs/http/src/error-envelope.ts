@@ -16,9 +16,19 @@ function isDatabaseUnreachable(err: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(msg);
 }
 
+/**
+ * Nest hands Fastify's body errors to filters as plain HttpExceptions; the status tells which
+ * Fastify error it was.
+ */
+const FASTIFY_CODE_BY_STATUS: Record<number, string> = {
+  413: 'FST_ERR_CTP_BODY_TOO_LARGE',
+  415: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+};
+
 function fromFastify(err: { statusCode: number; code?: string; message: string }): ApiError {
   const status = err.statusCode;
-  switch (err.code) {
+  if (err.code === undefined && /body cannot be empty/i.test(err.message)) err = { ...err, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' };
+  switch (err.code ?? FASTIFY_CODE_BY_STATUS[status]) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'invalid_request_error', 'request_too_large', 'The request body is larger than allowed; send a smaller body.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -53,7 +63,9 @@ export function toEnvelope(
     e =
       status === 404
         ? unknownUrl(ctx.method, ctx.url)
-        : new ApiError(status, typeFor(status), status >= 500 ? 'api_error' : 'parameter_invalid', err.message);
+        : status === 400 || status in FASTIFY_CODE_BY_STATUS
+          ? fromFastify({ statusCode: status, message: err.message })
+          : new ApiError(status, typeFor(status), status >= 500 ? 'api_error' : 'parameter_invalid', err.message);
   } else if (
     typeof (err as { statusCode?: unknown })?.statusCode === 'number' &&
     (err as { statusCode: number }).statusCode < 500

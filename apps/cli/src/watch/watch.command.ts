@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { claudeCodeAdapter } from '@graph-history/adapters';
+import { publicBaseUrl } from '@graph-history/config';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { integerIn } from '../commands/option-parsers';
@@ -69,7 +70,7 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     fromStart: opts.fromStart === true,
     pollMs: opts.pollMs,
     dataDir: resolve(config.DATA_DIR),
-    viewerBase: config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`,
+    viewerBase: publicBaseUrl(config),
   };
 }
 

@@ -37,11 +37,11 @@ export class InboxRepository {
       account_id: number;
       ingested_seq: number | null;
       keys: string[];
-      refs: [string, boolean][];
+      refs: [string, boolean, string | null][];
     }>`select d.graph_id, d.account_id, g.ingested_seq,
         array(select key from event_keys
               where graph_id = d.graph_id and key = ${anyText(keys.filter(isStorableText))}) as keys,
-        coalesce((select json_agg(json_build_array(ref, ended)) from node_refs
+        coalesce((select json_agg(json_build_array(ref, ended, session_ref)) from node_refs
                   where graph_id = d.graph_id and ref = ${anyText(refs.filter(isStorableText))}), '[]') as refs
       from graph_directory d left join graphs g on g.graph_id = d.graph_id
       where d.graph_key = ${graphKey}`.execute(this.db);
@@ -52,7 +52,7 @@ export class InboxRepository {
       accountId: r.account_id,
       ingestedSeq: r.ingested_seq,
       keys: new Set(r.keys),
-      refs: new Map(r.refs.map(([ref, ended]) => [ref, { ended }])),
+      refs: new Map(r.refs.map(([ref, ended, sessionRef]) => [ref, { ended, sessionRef }])),
     };
   }
 
@@ -84,8 +84,8 @@ export class InboxRepository {
     );
     const refRows = insertRowsSql(
       'node_refs',
-      ['graph_id', 'ref', 'ended'],
-      [...refs].map(([ref, s]) => ({ graph_id: graphId, ref, ended: s.ended })),
+      ['graph_id', 'ref', 'ended', 'session_ref'],
+      [...refs].map(([ref, s]) => ({ graph_id: graphId, ref, ended: s.ended, session_ref: s.sessionRef })),
       advanced,
     );
     const result = await sql<{ advanced: number }>`with

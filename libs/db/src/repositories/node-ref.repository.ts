@@ -1,9 +1,8 @@
+import type { RefStatus } from '@graph-history/domain';
 import { Db } from '../connection';
 import { anyText, isStorableText } from './storable-text';
 
-export interface RefStatus {
-  ended: boolean;
-}
+export type { RefStatus };
 
 /** Which refs of a graph exist and which have ended, as of every stored event (ingest validation). */
 export class NodeRefRepository {
@@ -16,11 +15,11 @@ export class NodeRefRepository {
     if (candidates.length === 0) return found;
     const rows = await this.db
       .selectFrom('node_refs')
-      .select(['ref', 'ended'])
+      .select(['ref', 'ended', 'session_ref'])
       .where('graph_id', '=', graphId)
       .where('ref', '=', anyText(candidates))
       .execute();
-    for (const row of rows) found.set(row.ref, { ended: row.ended });
+    for (const row of rows) found.set(row.ref, { ended: row.ended, sessionRef: row.session_ref });
     return found;
   }
 }

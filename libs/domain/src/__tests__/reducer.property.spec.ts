@@ -11,6 +11,7 @@ import {
   descendantsUpperBound,
   graphStateFromRows,
   RejectedEventError,
+  RefStatus,
   validateBatch,
 } from '../reducer';
 import { parseWatchEvent, Rejection } from '../watch-event';
@@ -94,7 +95,7 @@ function runHistory(steps: Step[]): void {
   let state = createGraphState(3);
   const oracle = new NaiveOracle();
   const generator = new EventGenerator();
-  const refTable = new Map<string, { ended: boolean }>();
+  const refTable = new Map<string, RefStatus>();
   const tableView = { get: (ref: string) => refTable.get(ref) };
   const returned: { version: unknown; json: string }[] = [];
   let previous = new Map<number, PublicNodeBody>();

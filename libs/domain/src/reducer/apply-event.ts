@@ -13,12 +13,14 @@ import { RejectedEventError } from './rejected-event-error';
 import { updateTasks } from './tasks';
 import { endWaits, startWaits } from './wait-events';
 
-/** Validation's view of a state: the refs of its nodes and whether they have ended. */
+/** Validation's view of a state: the refs of its nodes, whether they have ended, their session. */
 export function stateRefView(state: GraphState): RefView {
   return {
     get(ref) {
       const no = state.byRef.get(ref);
-      return no === undefined ? undefined : { ended: state.nodes.get(no)!.ended !== null };
+      if (no === undefined) return undefined;
+      const node = state.nodes.get(no)!;
+      return { ended: node.ended !== null, sessionRef: state.nodes.get(node.sessionNo)!.ref };
     },
   };
 }

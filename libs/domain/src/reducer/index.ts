@@ -1,7 +1,7 @@
 export { applyEvent, stateRefView } from './apply-event';
 export { RejectedEventError } from './rejected-event-error';
 export { checkRefs } from './ref-checks';
-export type { RefView } from './ref-checks';
+export type { RefStatus, RefView } from './ref-checks';
 export { validateBatch } from './validate-batch';
 export type { BatchValidation } from './validate-batch';
 export { createGraphState, graphStateFromRows } from './graph-state-factory';

@@ -129,7 +129,8 @@ describe('rejections (applyEvent throws and leaves the state untouched)', () => 
 describe('checkRefs', () => {
   it('decides from a bare RefView, without a graph state', () => {
     const view: RefView = {
-      get: (ref) => (ref === 'S' ? { ended: false } : ref === 'E' ? { ended: true } : undefined),
+      get: (ref) =>
+        ref === 'S' ? { ended: false, sessionRef: 'S' } : ref === 'E' ? { ended: true, sessionRef: 'E' } : undefined,
     };
     const h = new Harness();
     expect(checkRefs(view, h.event('agent.spawned', 'S/x', spawn('S')) as WatchEvent)).toBeNull();
@@ -140,5 +141,24 @@ describe('checkRefs', () => {
     expect(checkRefs(view, h.event('title', 'E', { title: 'x' }) as WatchEvent)?.param).toBe(
       'node',
     );
+  });
+
+  it("refuses an agent whose ref does not extend its session's ref with / and a suffix", () => {
+    const view: RefView = {
+      get: (ref) =>
+        ref === 'S' ? { ended: false, sessionRef: 'S' } : ref === 'S/a' ? { ended: false, sessionRef: 'S' } : undefined,
+    };
+    const h = new Harness();
+    const spawnAs = (node: string, parent: string) =>
+      checkRefs(view, h.event('agent.spawned', node, spawn(parent)) as WatchEvent);
+    for (const bad of ['Sx', 'S/', 'T/x', 'x', 'S/a'.slice(0, 2)]) {
+      expect({ bad, param: spawnAs(bad, 'S')?.param }).toEqual({ bad, param: 'node' });
+    }
+    expect(spawnAs('S/b', 'S')).toBeNull();
+    expect(spawnAs('S/a/b', 'S/a')).toBeNull();
+    expect(spawnAs('S/c', 'S/a')).toBeNull();
+    expect(spawnAs('S/a-x', 'S/a')).toBeNull();
+    const legacy: RefView = { get: (ref) => (ref === 'S' ? { ended: false, sessionRef: null } : undefined) };
+    expect(checkRefs(legacy, h.event('agent.spawned', 'anything', spawn('S')) as WatchEvent)).toBeNull();
   });
 });

@@ -1,8 +1,16 @@
 import { Rejection, WatchEvent } from '../watch-event';
 
-/** What validation needs to know of a ref: whether it exists and whether its node has ended. */
+/**
+ * What validation needs to know of an existing ref: whether its node has ended, and the ref of
+ * the session it belongs to (null when not known, for refs stored before it was recorded).
+ */
+export interface RefStatus {
+  ended: boolean;
+  sessionRef?: string | null;
+}
+
 export interface RefView {
-  get(ref: string): { ended: boolean } | undefined;
+  get(ref: string): RefStatus | undefined;
 }
 
 const CREATE_TYPES: ReadonlySet<string> = new Set(['session.started', 'agent.spawned']);
@@ -33,7 +41,7 @@ export function checkRefs(view: RefView, ev: WatchEvent): Rejection | null {
         message: `A node with ref ${quote(ev.node)} already exists; use a new ref for a new node.`,
       };
     }
-    return checkParent(view, ev.payload.parent) ?? checkRequestedBy(view, ev);
+    return checkParent(view, ev.payload.parent) ?? checkAgentRef(view, ev) ?? checkRequestedBy(view, ev);
   }
   if (!self) return unknownRef('node', ev.node);
   if (self.ended && ev.type !== 'activity') {
@@ -67,6 +75,24 @@ function checkParent(view: RefView, parent: string | undefined): Rejection | nul
     };
   }
   return null;
+}
+
+/** An agent's ref is its session's ref + `/` + a suffix (ingest.md). */
+function checkAgentRef(view: RefView, ev: WatchEvent): Rejection | null {
+  if (ev.type !== 'agent.spawned') return null;
+  const session = view.get(ev.payload.parent)?.sessionRef;
+  if (session === null || session === undefined) return null;
+  if (ev.node.length > session.length + 1 && ev.node.startsWith(`${session}/`)) return null;
+  return {
+    param: 'node',
+    message: `An agent's ref must be its session's ref followed by "/" and a suffix, here ${quote(`${session}/…`)}; rename the agent.`,
+  };
+}
+
+/** Status of the node an accepted create event makes. */
+export function createdRefStatus(view: RefView, ev: WatchEvent): RefStatus {
+  if (ev.type === 'agent.spawned') return { ended: false, sessionRef: view.get(ev.payload.parent)?.sessionRef ?? null };
+  return { ended: false, sessionRef: ev.node };
 }
 
 function checkRequestedBy(view: RefView, ev: WatchEvent): Rejection | null {

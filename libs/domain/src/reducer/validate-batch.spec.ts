@@ -17,8 +17,8 @@ const raw = (
 });
 
 const known = new Map([
-  ['S', { ended: false }],
-  ['S/old', { ended: true }],
+  ['S', { ended: false, sessionRef: 'S' }],
+  ['S/old', { ended: true, sessionRef: 'S' }],
 ]);
 const view: RefView = { get: (ref) => known.get(ref) };
 
@@ -41,9 +41,18 @@ describe('validateBatch', () => {
       'activity',
     ]);
     expect([...result.refs]).toEqual([
-      ['S/a', { ended: true }],
-      ['T', { ended: false }],
+      ['S/a', { ended: true, sessionRef: 'S' }],
+      ['T', { ended: false, sessionRef: 'T' }],
     ]);
+  });
+
+  it("checks agents against their session's ref, also for parents created in the batch", () => {
+    const result = validateBatch(view, [
+      raw('session.started', 'T', { parent: 'S' }),
+      raw('agent.spawned', 'T/a', { parent: 'T', agent_type: 'x', purpose: 'p' }),
+      raw('agent.spawned', 'S/b', { parent: 'T/a', agent_type: 'x', purpose: 'p' }),
+    ]);
+    expect(result).toEqual({ ok: false, index: 2, rejection: expect.objectContaining({ param: 'node' }) });
   });
 
   it('refuses the first event that an earlier event of the batch made invalid', () => {

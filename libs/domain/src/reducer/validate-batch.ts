@@ -1,8 +1,8 @@
 import { parseWatchEvent, Rejection, WatchEvent } from '../watch-event';
-import { checkRefs, isCreateEvent, RefView } from './ref-checks';
+import { checkRefs, createdRefStatus, isCreateEvent, RefStatus, RefView } from './ref-checks';
 
 export type BatchValidation =
-  | { ok: true; events: WatchEvent[]; refs: Map<string, { ended: boolean }> }
+  | { ok: true; events: WatchEvent[]; refs: Map<string, RefStatus> }
   | { ok: false; index: number; rejection: Rejection };
 
 /**
@@ -10,7 +10,7 @@ export type BatchValidation =
  * On success `refs` holds every ref the batch creates or ends, with its state after the batch.
  */
 export function validateBatch(view: RefView, raws: unknown[]): BatchValidation {
-  const refs = new Map<string, { ended: boolean }>();
+  const refs = new Map<string, RefStatus>();
   const overlay: RefView = { get: (ref) => refs.get(ref) ?? view.get(ref) };
   const events: WatchEvent[] = [];
   for (let index = 0; index < raws.length; index++) {
@@ -19,8 +19,8 @@ export function validateBatch(view: RefView, raws: unknown[]): BatchValidation {
     const ev = parsed.event;
     const rejection = checkRefs(overlay, ev);
     if (rejection) return { ok: false, index, rejection };
-    if (isCreateEvent(ev)) refs.set(ev.node, { ended: false });
-    else if (ev.type === 'ended') refs.set(ev.node, { ended: true });
+    if (isCreateEvent(ev)) refs.set(ev.node, createdRefStatus(overlay, ev));
+    else if (ev.type === 'ended') refs.set(ev.node, { ...overlay.get(ev.node)!, ended: true });
     events.push(ev);
   }
   return { ok: true, events, refs };
