@@ -3,7 +3,12 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { Config, publicBaseUrl } from '@graph-history/config';
 import { Db } from '@graph-history/db';
-import { addRequestIdHeader, ErrorEnvelopeFilter, fastifyOptions } from '@graph-history/http';
+import {
+  addRequestIdHeader,
+  answerOversizedBodiesAfterDraining,
+  ErrorEnvelopeFilter,
+  fastifyOptions,
+} from '@graph-history/http';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
 import { IngestorModule } from './ingestor.module';
 
@@ -26,6 +31,7 @@ export async function createIngestorApp({
     routerOptions: { maxParamLength: 1_000 },
   });
   addRequestIdHeader(adapter.getInstance());
+  answerOversizedBodiesAfterDraining(adapter.getInstance(), MAX_BODY_BYTES, publicBaseUrl(config));
   const app = await NestFactory.create<NestFastifyApplication>(
     IngestorModule.register({ config, db, runWorkers }),
     adapter,

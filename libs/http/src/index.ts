@@ -10,3 +10,4 @@ export * from './logger';
 export * from './core.module';
 export * from './api-key.guard';
 export * from './fastify-setup';
+export * from './oversized-body';
