@@ -4,7 +4,6 @@ import { TEMPLATE_DB, withDatabase } from './support/database-url';
 
 type Stoppable = { stop(): Promise<unknown> };
 declare global {
-  // eslint-disable-next-line no-var
   var __GH_CONTAINERS__: Stoppable[] | undefined;
 }
 

@@ -5,7 +5,7 @@ import { Kysely, sql } from 'kysely';
  * a retention cut not yet trimmed. This partial index holds only those graphs, so the question
  * costs nothing however many idle graphs exist.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their time, not today's types
+ 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('graphs_pending_work')
@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('graphs_pending_work').ifExists().execute();
 }
