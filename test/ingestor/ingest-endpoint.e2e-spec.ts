@@ -194,12 +194,52 @@ describe('POST /ingest/v1/graphs/{graph_key}/events', () => {
       expect(metrics.body).toContain('graph_history_job_failures_total');
     });
 
-    it('answers an unknown URL with 404 resource_missing in the envelope', async () => {
-      const res = await f.app.request('GET', '/ingest/v1/nope', {
+    it('answers an unknown URL with 404 resource_missing in the envelope, whatever the method', async () => {
+      for (const method of ['GET', 'POST']) {
+        const res = await f.app.request(method, '/ingest/v1/nope', {
+          headers: { authorization: owner.auth },
+        });
+        expect(res.statusCode).toBe(404);
+        expect(res.json().error).toMatchObject({ code: 'resource_missing', param: null });
+      }
+    });
+  });
+
+  describe('methods', () => {
+    it.each(['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])(
+      'answers %s on the events path with 405 method_not_allowed and Allow: POST, before asking for a key',
+      async (method) => {
+        const res = await f.app.request(method, '/ingest/v1/graphs/g405/events');
+        expect(res.statusCode).toBe(405);
+        expect(res.headers.get('allow')).toBe('POST');
+        expect(res.headers.get('request-id')).toMatch(/^req_/);
+        const { error } = res.json();
+        expect(error).toMatchObject({
+          type: 'invalid_request_error',
+          code: 'method_not_allowed',
+          param: null,
+        });
+        expect(error.message).toContain(`The ${method} method`);
+        expect(error.doc_url).toMatch(/\/docs\/errors#method_not_allowed$/);
+      },
+    );
+
+    it('answers HEAD on the events path with 405 and no body', async () => {
+      const res = await f.app.request('HEAD', '/ingest/v1/graphs/g405/events', {
         headers: { authorization: owner.auth },
       });
-      expect(res.statusCode).toBe(404);
-      expect(res.json().error).toMatchObject({ code: 'resource_missing', param: null });
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.body).toBe('');
+    });
+
+    it('stores nothing from a valid batch sent with PUT', async () => {
+      const res = await f.app.request('PUT', '/ingest/v1/graphs/put-g/events', {
+        headers: { authorization: owner.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ events: validRun('put', 1) }),
+      });
+      expect(res.statusCode).toBe(405);
+      expect(await graphRow('put-g')).toBeUndefined();
     });
   });
 });

@@ -9,6 +9,7 @@ import {
   ErrorEnvelopeFilter,
   fastifyOptions,
 } from '@graph-history/http';
+import { refuseOtherMethodsOnEvents } from './ingest/events-route';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
 import { IngestorModule } from './ingestor.module';
 
@@ -32,6 +33,7 @@ export async function createIngestorApp({
   });
   addRequestIdHeader(adapter.getInstance());
   answerOversizedBodiesAfterDraining(adapter.getInstance(), MAX_BODY_BYTES, publicBaseUrl(config));
+  refuseOtherMethodsOnEvents(adapter.getInstance(), publicBaseUrl(config));
   const app = await NestFactory.create<NestFastifyApplication>(
     IngestorModule.register({ config, db, runWorkers }),
     adapter,

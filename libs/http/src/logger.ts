@@ -2,6 +2,16 @@ import type { Params } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { genReqId } from './request-id';
 
+/** Called constantly by probes and scrapers: not worth a log line each. */
+const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The request's path. pino-http runs as Nest middleware, which on Fastify (middie) strips the
+ * middleware's mount path from `url` (`/healthz` arrives as `/`); `originalUrl` keeps it whole.
+ */
+const requestPath = (req: IncomingMessage & { originalUrl?: string }): string =>
+  (req.originalUrl ?? req.url ?? '').split('?')[0]!;
+
 /** nestjs-pino options: JSON logs, one line per request, carrying the request id. */
 export function loggerParams(level: string, name: string): Params {
   return {
@@ -9,9 +19,11 @@ export function loggerParams(level: string, name: string): Params {
       name,
       level,
       genReqId: (req: IncomingMessage) => genReqId(req),
-      customProps: (req: IncomingMessage) => ({ requestId: (req as { requestId?: string }).requestId }),
+      customProps: (req: IncomingMessage) => ({
+        requestId: (req as { requestId?: string }).requestId,
+      }),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      autoLogging: { ignore: (req: IncomingMessage) => /^\/(healthz|readyz|metrics)/.test(req.url ?? '') },
+      autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.has(requestPath(req)) },
     },
   };
 }

@@ -85,6 +85,16 @@ export async function deleteQueueKeys(queuePrefix: string): Promise<number> {
   }
 }
 
+/** How many jobs BullMQ holds as active in a queue of the prefix (a dead worker's stay there). */
+export async function activeJobs(queuePrefix: string, queue: string): Promise<number> {
+  const redis = new Redis(process.env.REDIS_URL!);
+  try {
+    return await redis.llen(`${queuePrefix}:${queue}:active`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(
   what: string,

@@ -44,7 +44,11 @@ export class IngestorProcess {
   }
 
   /** Starts it and resolves once /healthz answers. */
-  static async start(env: { databaseUrl: string; queuePrefix: string }): Promise<IngestorProcess> {
+  static async start(env: {
+    databaseUrl: string;
+    queuePrefix: string;
+    logLevel?: string;
+  }): Promise<IngestorProcess> {
     if (!existsSync(MAIN))
       throw new Error(`${MAIN} is missing: build first (pnpm build, or npx tsc -b apps/ingestor)`);
     const port = await freePort();
@@ -54,7 +58,7 @@ export class IngestorProcess {
         DATABASE_URL: env.databaseUrl,
         QUEUE_PREFIX: env.queuePrefix,
         INGEST_PORT: String(port),
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+        LOG_LEVEL: env.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -45,8 +45,8 @@ type PendingRun = Awaited<ReturnType<ApplyRepository['pending']>>;
  * and records through the pure reducer. Each batch is written by ONE statement that also
  * advances applied_seq and deletes the applied inbox rows, and that writes nothing unless
  * applied_seq is still what the batch was read after. So every stored event is applied exactly
- * once, whichever process runs it and whenever a process dies; BullMQ's per-graph deduplication
- * keeps two appliers of a graph from running at once in the first place.
+ * once, whichever process runs it and whenever a process dies. BullMQ's per-graph deduplication
+ * keeps two appliers of a graph from running at once, except for the sweeper's rescue jobs.
  */
 export class GraphApplier {
   private readonly options: GraphApplierOptions;

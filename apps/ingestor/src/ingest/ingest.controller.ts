@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CurrentPrincipal, Principal } from '@graph-history/http';
+import { EVENTS_PATH } from './events-route';
 import { IngestResult, IngestService } from './ingest.service';
 
-@Controller('ingest/v1/graphs/:graph_key/events')
+@Controller(EVENTS_PATH)
 export class IngestController {
   constructor(private readonly ingest: IngestService) {}
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { JobsOptions, Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import { TickBatcher } from './tick-batcher';
@@ -27,6 +28,8 @@ export const TRIM_DELAY_MS = 5_000;
  * one event-loop turn go to Redis in one round trip.
  */
 export class JobQueues {
+  /** Scopes this process's rescue jobs (see rescueApply). */
+  private readonly rescueScope = randomBytes(6).toString('hex');
   private readonly apply: Queue<GraphJob>;
   private readonly trim: Queue<GraphJob>;
   private readonly applyRequests = new TickBatcher<number>((graphIds) =>
@@ -54,6 +57,22 @@ export class JobQueues {
 
   enqueueApply(graphId: number): Promise<void> {
     return this.applyRequests.add(graphId);
+  }
+
+  /**
+   * Apply jobs that run even while a graph's regular job is held elsewhere, e.g. by a process that
+   * died (until BullMQ reclaims it): deduplicated per graph under an id of this process's own, so
+   * neither that job nor a dead process's rescue holds them back. Racing a live applier is safe:
+   * only one commit of a run of events succeeds (compare-and-set on applied_seq).
+   */
+  async rescueApply(graphIds: number[]): Promise<void> {
+    await this.apply.addBulk(
+      graphIds.map((graphId) => ({
+        name: APPLY_QUEUE,
+        data: { graphId },
+        opts: { deduplication: { id: `rescue-${this.rescueScope}-${graphId}` } },
+      })),
+    );
   }
 
   async enqueueTrim(graphId: number): Promise<void> {

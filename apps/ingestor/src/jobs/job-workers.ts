@@ -13,8 +13,9 @@ import { APPLY_QUEUE, GraphJob, TRIM_QUEUE } from './job-queues';
 const APPLY_CONCURRENCY = 4;
 
 /**
- * A job whose process died is taken over after at most lockDuration + stalledInterval; short
- * values make a crashed ingestor's work resume within ~15 s on another (or the restarted) one.
+ * A job whose process died stays active, locked, until its lock expires and a stall check moves it
+ * back to wait: at most lockDuration + stalledInterval. The sweeper's rescue jobs apply a graph
+ * held that way within about a second; the reclaimed job then finds little or nothing to do.
  */
 const STALL_OPTIONS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 2 };
 

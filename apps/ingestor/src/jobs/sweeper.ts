@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PendingWorkRepository } from '@graph-history/db';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { ApplyProgress } from './apply-progress';
 import { JobQueues } from './job-queues';
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -10,13 +11,16 @@ const SWEEP_LIMIT = 10_000;
  * Postgres is the source of truth and jobs are re-derived from it: on boot and every second,
  * every graph with stored-but-unapplied events gets an apply job and every graph with a retention
  * cut not yet trimmed a trim job (both deduplicated by BullMQ). So an enqueue lost to a crash, a
- * Redis restart or flush, or a job that exhausted its attempts, is picked up again.
+ * Redis restart or flush, or a job that exhausted its attempts, is picked up again. A graph whose
+ * apply made no progress since the previous sweep (any pending graph, on boot) also gets a rescue
+ * job, which its regular job, perhaps held by a dead process, cannot hold back.
  */
 @Injectable()
 export class Sweeper {
   private readonly logger = new Logger(Sweeper.name);
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private readonly progress = new ApplyProgress();
 
   constructor(
     private readonly pending: PendingWorkRepository,
@@ -38,12 +42,15 @@ export class Sweeper {
   async sweep(): Promise<void> {
     const graphs = await this.pending.list(SWEEP_LIMIT);
     this.metrics.applyLag.set(graphs.reduce((sum, g) => sum + g.unapplied, 0));
-    await Promise.all(
-      graphs.flatMap((g) => [
+    const stuck = this.progress.stuck(graphs);
+    this.metrics.applyRescues.inc(stuck.length);
+    await Promise.all([
+      ...graphs.flatMap((g) => [
         ...(g.unapplied > 0 ? [this.queues.enqueueApply(g.graphId)] : []),
         ...(g.trimDue ? [this.queues.enqueueTrim(g.graphId)] : []),
       ]),
-    );
+      ...(stuck.length > 0 ? [this.queues.rescueApply(stuck)] : []),
+    ]);
   }
 
   private tick(): void {

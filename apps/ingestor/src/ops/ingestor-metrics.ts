@@ -41,6 +41,12 @@ export class IngestorMetrics {
     registers: [this.registry],
   });
 
+  readonly applyRescues = new Counter({
+    name: 'graph_history_apply_rescues_total',
+    help: 'Rescue apply jobs queued for graphs whose apply made no progress between two sweeps (or had events pending at boot), e.g. because a dead process held their job.',
+    registers: [this.registry],
+  });
+
   readonly jobFailures = new Counter({
     name: 'graph_history_job_failures_total',
     help: 'Failed job attempts, by queue (each failure is retried with backoff; exhausted jobs are kept).',

@@ -3,6 +3,8 @@ import { Db } from '../connection';
 
 export interface PendingGraph {
   graphId: number;
+  /** Last applied seq. */
+  appliedSeq: number;
   /** Stored events not yet applied. */
   unapplied: number;
   /** Retention moved first_seq past trimmed_seq: rows wait for the trim job. */
@@ -23,6 +25,7 @@ export class PendingWorkRepository {
       .execute();
     return rows.map((r) => ({
       graphId: r.graph_id,
+      appliedSeq: r.applied_seq,
       unapplied: r.ingested_seq - r.applied_seq,
       trimDue: r.first_seq !== null && r.trimmed_seq < r.first_seq,
     }));

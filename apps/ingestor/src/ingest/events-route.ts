@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { toEnvelope } from '@graph-history/http';
+import { methodNotAllowedOnEvents } from './ingest-errors';
+
+/** The one write endpoint of ingest.md (answered by IngestController for POST). */
+export const EVENTS_PATH = 'ingest/v1/graphs/:graph_key/events';
+
+const OTHER_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Any other method on the events path is 405 `method_not_allowed` with `Allow: POST`, answered
+ * before the key is checked (as the read API does), rather than the 404 of an unknown URL.
+ */
+export function refuseOtherMethodsOnEvents(app: FastifyInstance, docBase: string): void {
+  app.route({
+    method: OTHER_METHODS,
+    url: `/${EVENTS_PATH}`,
+    handler: async (req, reply) => {
+      const e = toEnvelope(methodNotAllowedOnEvents(req.method), {
+        requestId: String(req.id),
+        method: req.method,
+        url: req.url,
+        docBase,
+      });
+      return reply.code(e.status).headers(e.headers).send(e.body);
+    },
+  });
+}
