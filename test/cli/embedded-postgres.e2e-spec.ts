@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { resolveDatabaseUrl } from '@graph-history/db';
+import { freePort } from '../support/free-port';
 
 const run = promisify(execFile);
 const DB_DIST = path.resolve(__dirname, '../../libs/db/dist/index.js');
@@ -26,14 +27,6 @@ function step(dataDir: string, port: number, body: string): Promise<{ stdout: st
       await db.end();
     })().catch((err) => { console.error(err.message); process.exit(1); });`;
   return run(process.execPath, ['-e', script], { timeout: 30_000 });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {

@@ -1,21 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { cli } from './support/run-cli';
+import { freePort } from '../support/free-port';
 
 const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The built CLI's `start`, with its stdout collected; resolves once the banner is printed. */
 async function start(

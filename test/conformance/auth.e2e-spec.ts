@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { expectApiError, expectRequestId } from './support/contract';
 import { type IssuedKey, Services } from './support/services';
-import { waitUntil } from './support/wait';
+import { waitUntil } from '../support/wait';
 import { WatchScript } from './support/watch-events';
 
 /** read-api.md section 5 and decisions.md "Keys", over HTTP. */

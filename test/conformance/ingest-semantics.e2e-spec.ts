@@ -1,5 +1,5 @@
 import { type IssuedKey, Services } from './support/services';
-import { waitUntil } from './support/wait';
+import { waitUntil } from '../support/wait';
 import { SOURCE, WatchScript } from './support/watch-events';
 
 /** ingest.md: the 202 answer, duplicate keys, readable within a second, stored order and clock skew. */

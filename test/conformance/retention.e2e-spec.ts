@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expectApiError, expectGraphShape } from './support/contract';
 import { countsOf, nodeInvariantViolations } from './support/node-invariants';
 import { type IssuedKey, Services } from './support/services';
-import { waitUntil } from './support/wait';
+import { waitUntil } from '../support/wait';
 import type { WatchEventJson } from './support/watch-events';
 
 type Item = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

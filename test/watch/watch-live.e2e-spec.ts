@@ -6,8 +6,8 @@ import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { type TestDatabase, createTestDatabase } from '../support/test-database';
 import { type TestKey, createKey } from '../ingestor/support/api-keys';
 import { deleteQueueKeys, uniqueQueuePrefix } from '../ingestor/support/ingestor-harness';
-import { freePort } from '../ingestor/support/ingestor-process';
-import { AppProcess } from './support/app-process';
+import { freePort } from '../support/free-port';
+import { ServiceProcess } from '../support/service-process';
 import { FIXTURES, fixtureLines } from './support/fixture-lines';
 import { transcriptFacts } from './support/transcript-facts';
 
@@ -22,8 +22,8 @@ describe('watch → ingestor → read API, live', () => {
   let t: TestDatabase;
   let key: TestKey;
   let queuePrefix: string;
-  let ingestor: AppProcess;
-  let api: AppProcess;
+  let ingestor: ServiceProcess;
+  let api: ServiceProcess;
   let tmp: string;
 
   beforeAll(async () => {
@@ -32,11 +32,11 @@ describe('watch → ingestor → read API, live', () => {
     queuePrefix = uniqueQueuePrefix();
     const env = { DATABASE_URL: t.url, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' };
     const [ingestPort, apiPort] = [await freePort(), await freePort()];
-    ingestor = await AppProcess.start('ingestor', ingestPort, {
+    ingestor = await ServiceProcess.start('ingestor', ingestPort, {
       ...env,
       INGEST_PORT: String(ingestPort),
     });
-    api = await AppProcess.start('api', apiPort, {
+    api = await ServiceProcess.start('api', apiPort, {
       ...env,
       PORT: String(apiPort),
       HOST: '127.0.0.1',

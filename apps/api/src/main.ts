@@ -1,15 +1,9 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@graph-history/config';
-import {
-  createDb,
-  migrateToLatest,
-  resolveDatabaseUrl,
-  stopEmbeddedPostgres,
-} from '@graph-history/db';
-import { assertRedisReachable } from '@graph-history/http';
+import { assertRedisReachable, closeOnSignals, openMigratedDb, runMain } from '@graph-history/http';
 import { createApiApp } from './api-app';
 
-async function main(): Promise<void> {
+runMain('API', async () => {
   const config = loadConfigOrExit();
   // The API serves without Redis (rate limits fall back to the in-process insurance limiter).
   await assertRedisReachable(config.REDIS_URL).catch((err: Error) =>
@@ -17,27 +11,8 @@ async function main(): Promise<void> {
       `${err.message} The API serves anyway, with per-process rate limits until Redis is back.\n`,
     ),
   );
-  const db = createDb(await resolveDatabaseUrl(config));
-  await migrateToLatest(db);
+  const db = await openMigratedDb(config);
   const app = await createApiApp({ config, db });
   await app.listen({ port: config.PORT, host: config.HOST });
-
-  let stopping = false;
-  const shutdown = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    await app.close();
-    await db.destroy();
-    await stopEmbeddedPostgres();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown());
-  process.on('SIGINT', () => void shutdown());
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `API failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
-  );
-  process.exit(1);
+  closeOnSignals(app, db);
 });

@@ -11,3 +11,4 @@ export * from './core.module';
 export * from './api-key.guard';
 export * from './fastify-setup';
 export * from './oversized-body';
+export * from './service-lifecycle';

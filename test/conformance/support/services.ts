@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { type TestDatabase, createTestDatabase } from '../../support/test-database';
-import { ServiceProcess } from './service-process';
+import { ServiceProcess } from '../../support/service-process';
 import { type IssuedKey, createKeyWithCli, revokeKeyWithCli, runCli, type CliResult } from './cli';
 import { type HttpOptions, type HttpResponse, httpCall, uniqueLoopbackAddress } from './http';
-import { waitUntil } from './wait';
+import { waitUntil } from '../../support/wait';
+import { freePort } from '../../support/free-port';
 
 export type { HttpResponse } from './http';
 export type { IssuedKey } from './cli';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function deleteRedisKeys(prefix: string): Promise<void> {
   const redis = new Redis(process.env.REDIS_URL!);

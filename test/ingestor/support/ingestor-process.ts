@@ -1,18 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { waitFor } from './ingestor-harness';
+import { freePort } from '../../support/free-port';
+
+export { freePort };
 
 const MAIN = path.resolve(__dirname, '../../../apps/ingestor/dist/main.js');
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface Exit {
   code: number | null;

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './wait';
 
-const REPO = join(__dirname, '..', '..', '..');
+const REPO = join(__dirname, '..', '..');
 
 /**
  * A built app (`node apps/<app>/dist/main.js`) as a child process, ready once /healthz answers.
- * Like test/watch/support/app-process.ts, plus kill(signal) for crash tests.
+ * kill(signal) lets crash tests stop it hard.
  */
 export class ServiceProcess {
   private readonly output: string[] = [];

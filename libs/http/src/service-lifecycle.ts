@@ -1,0 +1,43 @@
+import type { INestApplication } from '@nestjs/common';
+import type { Config } from '@graph-history/config';
+import {
+  createDb,
+  Db,
+  DbOptions,
+  migrateToLatest,
+  resolveDatabaseUrl,
+  stopEmbeddedPostgres,
+} from '@graph-history/db';
+
+/** The service's database (the embedded one when DATABASE_URL is unset), migrated to the latest. */
+export async function openMigratedDb(config: Config, options: DbOptions = {}): Promise<Db> {
+  const db = createDb(await resolveDatabaseUrl(config), options);
+  await migrateToLatest(db);
+  return db;
+}
+
+/**
+ * On SIGTERM or SIGINT: stop accepting, drain in-flight work (Nest's close), then release the
+ * database and exit 0.
+ */
+export function closeOnSignals(app: INestApplication, db: Db): void {
+  let stopping = false;
+  const shutdown = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await app.close();
+    await db.destroy();
+    await stopEmbeddedPostgres();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+}
+
+/** Runs a service's main; a start-up failure prints one line and exits 1. */
+export function runMain(name: string, main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
