@@ -24,7 +24,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('revoked', 'bigint')
     .execute();
-  await db.schema.createIndex('api_keys_account').on('api_keys').columns(['account_id', 'created']).execute();
+  await db.schema
+    .createIndex('api_keys_account')
+    .on('api_keys')
+    .columns(['account_id', 'created'])
+    .execute();
 
   await db.schema
     .createTable('graph_directory')
@@ -38,7 +42,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('graph_id', 'bigint', (c) => c.primaryKey())
     .addColumn('graph_key', 'text', (c) => c.notNull())
     .addColumn('account_id', 'bigint', (c) => c.notNull())
-    .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('watch', 'paste', 'upload')`))
+    .addColumn('source', 'text', (c) =>
+      c.notNull().check(sql`source in ('watch', 'paste', 'upload')`),
+    )
     .addColumn('created', 'bigint', (c) => c.notNull())
     // ingest side: last sequence number handed out to a stored (inbox) event
     .addColumn('ingested_seq', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -98,7 +104,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('applied', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('events_pk', ['graph_id', 'seq'])
     .execute();
-  await db.schema.createIndex('events_by_time').on('events').columns(['graph_id', 'created', 'seq']).execute();
+  await db.schema
+    .createIndex('events_by_time')
+    .on('events')
+    .columns(['graph_id', 'created', 'seq'])
+    .execute();
 
   // One row per node per change, valid from valid_from until the node's next version.
   await db.schema
@@ -185,14 +195,33 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('messages_pk', ['graph_id', 'seq'])
     .execute();
-  await db.schema.createIndex('messages_from').on('messages').columns(['graph_id', 'from_no', 'seq']).execute();
-  await db.schema.createIndex('messages_to').on('messages').columns(['graph_id', 'to_no', 'seq']).execute();
+  await db.schema
+    .createIndex('messages_from')
+    .on('messages')
+    .columns(['graph_id', 'from_no', 'seq'])
+    .execute();
+  await db.schema
+    .createIndex('messages_to')
+    .on('messages')
+    .columns(['graph_id', 'to_no', 'seq'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of [
-    'messages', 'waits', 'spawns', 'task_snapshots', 'node_versions', 'events', 'node_refs',
-    'event_keys', 'inbox', 'graphs', 'graph_directory', 'api_keys', 'accounts',
+    'messages',
+    'waits',
+    'spawns',
+    'task_snapshots',
+    'node_versions',
+    'events',
+    'node_refs',
+    'event_keys',
+    'inbox',
+    'graphs',
+    'graph_directory',
+    'api_keys',
+    'accounts',
   ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }

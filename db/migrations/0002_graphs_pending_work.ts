@@ -5,7 +5,7 @@ import { Kysely, sql } from 'kysely';
  * a retention cut not yet trimmed. This partial index holds only those graphs, so the question
  * costs nothing however many idle graphs exist.
  */
- 
+
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('graphs_pending_work')
@@ -15,7 +15,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
- 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('graphs_pending_work').ifExists().execute();
 }

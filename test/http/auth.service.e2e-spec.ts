@@ -16,8 +16,13 @@ describe('AuthService', () => {
     const account = await new AccountRepository(t.db).findOrCreate('acme', 1);
     secret = generateApiKey('secret');
     await keys.insert({
-      keyId: 'key_1', accountId: account.accountId, kind: 'secret', hash: hashApiKey(secret),
-      masked: maskApiKey(secret), graphKeys: null, created: 1,
+      keyId: 'key_1',
+      accountId: account.accountId,
+      kind: 'secret',
+      hash: hashApiKey(secret),
+      masked: maskApiKey(secret),
+      graphKeys: null,
+      created: 1,
     });
     auth = new AuthService(keys, () => clock);
   });
@@ -33,7 +38,11 @@ describe('AuthService', () => {
   };
 
   it('accepts a valid key by Bearer and Basic', async () => {
-    await expect(auth.authenticate(`Bearer ${secret}`)).resolves.toMatchObject({ keyId: 'key_1', kind: 'secret', graphKeys: null });
+    await expect(auth.authenticate(`Bearer ${secret}`)).resolves.toMatchObject({
+      keyId: 'key_1',
+      kind: 'secret',
+      graphKeys: null,
+    });
     const basic = `Basic ${Buffer.from(`${secret}:`).toString('base64')}`;
     await expect(auth.authenticate(basic)).resolves.toMatchObject({ keyId: 'key_1' });
   });

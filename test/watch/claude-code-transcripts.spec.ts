@@ -109,8 +109,12 @@ describe('Claude Code 2.x transcript with sub-agent files', () => {
       const ref = `${V2_SESSION}/${call.result!.agentId}`;
       const i = (pred: (e: WatchEvent) => boolean) => events.findIndex(pred);
       const spawned = i((e) => e.type === 'agent.spawned' && e.node === ref);
-      const started = i((e) => e.type === 'wait.started' && e.node === V2_SESSION && e.payload.on.includes(ref));
-      const ended = i((e) => e.type === 'wait.ended' && e.node === V2_SESSION && !!e.payload.on?.includes(ref));
+      const started = i(
+        (e) => e.type === 'wait.started' && e.node === V2_SESSION && e.payload.on.includes(ref),
+      );
+      const ended = i(
+        (e) => e.type === 'wait.ended' && e.node === V2_SESSION && !!e.payload.on?.includes(ref),
+      );
       const finished = i((e) => e.type === 'ended' && e.node === ref);
       expect(events[started]).toMatchObject({ payload: { on: [ref], reason: 'spawn' } });
       expect([spawned < started, started < ended, ended < finished]).toEqual([true, true, true]);

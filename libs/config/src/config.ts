@@ -24,10 +24,16 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
   /** Trust X-Forwarded-For from a load balancer in front (client addresses for the failed-auth limit). */
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   DATA_DIR: z.string().min(1).default('.data'),
   /** Key prefix of the ingestor's BullMQ queues in Redis (lets deployments or tests share a server). */
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -').default('gh'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -')
+    .default('gh'),
   EMBEDDED_POSTGRES_PORT: port.default(5433),
   GRAPH_HISTORY_URL: z.string().url().default('http://127.0.0.1:3001'),
   GRAPH_HISTORY_KEY: z.string().min(1).optional(),
@@ -39,7 +45,9 @@ export class ConfigError extends Error {}
 
 /** Reads and validates the environment once; a bad value throws one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

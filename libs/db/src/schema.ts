@@ -1,5 +1,11 @@
 import { ColumnType, Generated } from 'kysely';
-import type { EventSource, NodeRecord, StoredGraphCounts, TaskItem, ChangeEntry } from '@graph-history/domain';
+import type {
+  EventSource,
+  NodeRecord,
+  StoredGraphCounts,
+  TaskItem,
+  ChangeEntry,
+} from '@graph-history/domain';
 
 type Json<T> = ColumnType<T, string | T, string | T>;
 

@@ -14,7 +14,8 @@ export function generateApiKey(kind: KeyKind): string {
 }
 
 /** Keys are 190 bits of randomness, so a plain SHA-256 is a safe one-way index. */
-export const hashApiKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+export const hashApiKey = (key: string): Buffer =>
+  createHash('sha256').update(key, 'utf8').digest();
 
 export const isWellFormedApiKey = (key: string): boolean => KEY_PATTERN.test(key);
 

@@ -2,7 +2,11 @@ import { decodeId, encodeId, graphKeyFromId } from './ids';
 
 describe('ids', () => {
   it('round-trips node and event ids', () => {
-    for (const [g, n] of [[1, 1], [42, 1_000_000], [2 ** 40, 7]] as const) {
+    for (const [g, n] of [
+      [1, 1],
+      [42, 1_000_000],
+      [2 ** 40, 7],
+    ] as const) {
       const id = encodeId('node', g, n);
       expect(id.startsWith('node_')).toBe(true);
       expect(decodeId('node', id)).toEqual({ graphId: g, n });
@@ -11,7 +15,16 @@ describe('ids', () => {
   });
 
   it('rejects malformed and non-canonical ids', () => {
-    for (const bad of ['node_', 'node_0', 'node_11', 'node_1100a', 'node_1A0001', 'evt_110001x!', 'node_110000', 'node_11' + '0'.repeat(40)]) {
+    for (const bad of [
+      'node_',
+      'node_0',
+      'node_11',
+      'node_1100a',
+      'node_1A0001',
+      'evt_110001x!',
+      'node_110000',
+      'node_11' + '0'.repeat(40),
+    ]) {
       expect(decodeId('node', bad)).toBeNull();
     }
   });

@@ -28,12 +28,14 @@ export function decodeId(prefix: IdPrefix, id: string): DecodedId | null {
   if (n.length > 4 && n.startsWith('0')) return null;
   const graphId = parseInt(g, 36);
   const num = parseInt(n, 36);
-  if (!Number.isSafeInteger(graphId) || !Number.isSafeInteger(num) || graphId < 1 || num < 1) return null;
+  if (!Number.isSafeInteger(graphId) || !Number.isSafeInteger(num) || graphId < 1 || num < 1)
+    return null;
   if (encodeId(prefix, graphId, num) !== id) return null;
   return { graphId, n: num };
 }
 
-export const nodeId = (graphId: number, nodeNo: number): string => encodeId('node', graphId, nodeNo);
+export const nodeId = (graphId: number, nodeNo: number): string =>
+  encodeId('node', graphId, nodeNo);
 export const eventId = (graphId: number, seq: number): string => encodeId('evt', graphId, seq);
 
 export const GRAPH_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,4 +1,11 @@
-export const NODE_STATES = ['working', 'input_required', 'idle', 'completed', 'failed', 'canceled'] as const;
+export const NODE_STATES = [
+  'working',
+  'input_required',
+  'idle',
+  'completed',
+  'failed',
+  'canceled',
+] as const;
 export type NodeState = (typeof NODE_STATES)[number];
 
 export const END_STATES = ['completed', 'failed', 'canceled'] as const;

@@ -48,7 +48,10 @@ export const resourceMissing = (param: string | null, message: string): ApiError
   new ApiError(404, 'invalid_request_error', 'resource_missing', message, param);
 
 export const unknownUrl = (method: string, url: string): ApiError =>
-  resourceMissing(null, `Unrecognized request URL (${method} ${url.split('?')[0]}). Check the path and the API version.`);
+  resourceMissing(
+    null,
+    `Unrecognized request URL (${method} ${url.split('?')[0]}). Check the path and the API version.`,
+  );
 
 export const methodNotAllowed = (method: string): ApiError =>
   new ApiError(
@@ -59,14 +62,25 @@ export const methodNotAllowed = (method: string): ApiError =>
   );
 
 export const apiKeyInvalid = (message: string): ApiError =>
-  new ApiError(401, 'authentication_error', 'api_key_invalid', message, null, {}, {
-    'WWW-Authenticate': 'Bearer realm="graph-history"',
-  });
+  new ApiError(
+    401,
+    'authentication_error',
+    'api_key_invalid',
+    message,
+    null,
+    {},
+    {
+      'WWW-Authenticate': 'Bearer realm="graph-history"',
+    },
+  );
 
 export const apiKeyRestricted = (message: string): ApiError =>
   new ApiError(403, 'permission_error', 'api_key_restricted', message);
 
-export const rateLimited = (retryAfterSeconds: number, extraHeaders: Record<string, string> = {}): ApiError =>
+export const rateLimited = (
+  retryAfterSeconds: number,
+  extraHeaders: Record<string, string> = {},
+): ApiError =>
   new ApiError(
     429,
     'rate_limit_error',

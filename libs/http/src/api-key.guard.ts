@@ -1,4 +1,10 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import {
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { AuthService } from './auth.service';
@@ -20,15 +26,18 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [ctx.getHandler(), ctx.getClass()])) return true;
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [ctx.getHandler(), ctx.getClass()]))
+      return true;
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     req.principal = await this.auth.authenticate(req.headers.authorization);
     return true;
   }
 }
 
-export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
-  const principal = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
-  if (!principal) throw new Error('CurrentPrincipal used on a route without ApiKeyGuard');
-  return principal;
-});
+export const CurrentPrincipal = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Principal => {
+    const principal = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
+    if (!principal) throw new Error('CurrentPrincipal used on a route without ApiKeyGuard');
+    return principal;
+  },
+);

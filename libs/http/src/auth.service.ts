@@ -33,7 +33,8 @@ export class AuthService {
       );
     }
     const key = creds.kind === 'key' ? creds.key : creds.shown;
-    const principal = creds.kind === 'key' && isWellFormedApiKey(key) ? await this.lookup(key) : null;
+    const principal =
+      creds.kind === 'key' && isWellFormedApiKey(key) ? await this.lookup(key) : null;
     if (!principal) throw invalidKey(key);
     return principal;
   }
@@ -55,5 +56,7 @@ export class AuthService {
 }
 
 function invalidKey(key: string): ApiError {
-  return apiKeyInvalid(`Invalid API key provided: ${maskApiKey(key)}. Check the key, or create a new one.`);
+  return apiKeyInvalid(
+    `Invalid API key provided: ${maskApiKey(key)}. Check the key, or create a new one.`,
+  );
 }

@@ -17,7 +17,11 @@ export class CoreModule {
         { provide: CONFIG, useValue: config },
         { provide: DB, useValue: db },
         { provide: ApiKeyRepository, useFactory: (d: Db) => new ApiKeyRepository(d), inject: [DB] },
-        { provide: AuthService, useFactory: (k: ApiKeyRepository) => new AuthService(k), inject: [ApiKeyRepository] },
+        {
+          provide: AuthService,
+          useFactory: (k: ApiKeyRepository) => new AuthService(k),
+          inject: [ApiKeyRepository],
+        },
       ],
       exports: [CONFIG, DB, ApiKeyRepository, AuthService],
     };

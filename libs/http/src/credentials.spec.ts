@@ -14,7 +14,10 @@ describe('readCredentials', () => {
     expect(readCredentials(undefined)).toEqual({ kind: 'missing' });
     expect(readCredentials('')).toEqual({ kind: 'missing' });
     expect(readCredentials('Bearer')).toEqual({ kind: 'malformed', shown: '' });
-    expect(readCredentials('Token sk_live_abc')).toEqual({ kind: 'malformed', shown: 'Token sk_live_abc' });
+    expect(readCredentials('Token sk_live_abc')).toEqual({
+      kind: 'malformed',
+      shown: 'Token sk_live_abc',
+    });
     expect(readCredentials(basic(':pw'))).toEqual({ kind: 'malformed', shown: '' });
     expect(readCredentials(`Bearer ${'x'.repeat(300)}`).kind).toBe('malformed');
   });

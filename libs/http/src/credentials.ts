@@ -1,22 +1,27 @@
 /** The API key a request carries: `Authorization: Bearer <key>` or Basic with the key as user name. */
-export type Credentials = { kind: 'missing' } | { kind: 'malformed'; shown: string } | { kind: 'key'; key: string };
+export type Credentials =
+  { kind: 'missing' } | { kind: 'malformed'; shown: string } | { kind: 'key'; key: string };
 
 const MAX_KEY_LENGTH = 256;
 
 export function readCredentials(authorization: string | string[] | undefined): Credentials {
   if (authorization === undefined || authorization === '') return { kind: 'missing' };
-  const header = Array.isArray(authorization) ? authorization[0] ?? '' : authorization;
+  const header = Array.isArray(authorization) ? (authorization[0] ?? '') : authorization;
   const space = header.indexOf(' ');
   const scheme = (space < 0 ? header : header.slice(0, space)).toLowerCase();
   const value = space < 0 ? '' : header.slice(space + 1).trim();
   if (scheme === 'bearer') {
-    return value && value.length <= MAX_KEY_LENGTH ? { kind: 'key', key: value } : { kind: 'malformed', shown: value.slice(0, MAX_KEY_LENGTH) };
+    return value && value.length <= MAX_KEY_LENGTH
+      ? { kind: 'key', key: value }
+      : { kind: 'malformed', shown: value.slice(0, MAX_KEY_LENGTH) };
   }
   if (scheme === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const user = colon < 0 ? decoded : decoded.slice(0, colon);
-    return user && user.length <= MAX_KEY_LENGTH ? { kind: 'key', key: user } : { kind: 'malformed', shown: user.slice(0, MAX_KEY_LENGTH) };
+    return user && user.length <= MAX_KEY_LENGTH
+      ? { kind: 'key', key: user }
+      : { kind: 'malformed', shown: user.slice(0, MAX_KEY_LENGTH) };
   }
   return { kind: 'malformed', shown: header.slice(0, MAX_KEY_LENGTH) };
 }

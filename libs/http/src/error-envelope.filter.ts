@@ -13,7 +13,12 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const envelope = toEnvelope(err, { requestId: String(req.id), method: req.method, url: req.url, docBase: this.docBase });
+    const envelope = toEnvelope(err, {
+      requestId: String(req.id),
+      method: req.method,
+      url: req.url,
+      docBase: this.docBase,
+    });
     if (envelope.status >= 500) this.logger.error({ err, requestId: req.id }, 'request failed');
     if (reply.sent) return;
     reply.status(envelope.status).headers(envelope.headers).send(envelope.body);

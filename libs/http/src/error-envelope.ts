@@ -7,13 +7,23 @@ export interface Envelope {
   body: { error: ErrorBody };
 }
 
-const PG_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', '57P01', '57P03', '53300']);
+const PG_UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  '57P01',
+  '57P03',
+  '53300',
+]);
 
 function isDatabaseUnreachable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   if (typeof code === 'string' && PG_UNREACHABLE.has(code)) return true;
   const msg = err instanceof Error ? err.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(msg);
+  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(
+    msg,
+  );
 }
 
 /**
@@ -27,19 +37,47 @@ const FASTIFY_CODE_BY_STATUS: Record<number, string> = {
 
 function fromFastify(err: { statusCode: number; code?: string; message: string }): ApiError {
   const status = err.statusCode;
-  if (err.code === undefined && /body cannot be empty/i.test(err.message)) err = { ...err, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' };
+  if (err.code === undefined && /body cannot be empty/i.test(err.message))
+    err = { ...err, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' };
   switch (err.code ?? FASTIFY_CODE_BY_STATUS[status]) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'invalid_request_error', 'request_too_large', 'The request body is larger than allowed; send a smaller body.');
+      return new ApiError(
+        413,
+        'invalid_request_error',
+        'request_too_large',
+        'The request body is larger than allowed; send a smaller body.',
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the body as application/json.');
+      return new ApiError(
+        415,
+        'invalid_request_error',
+        'unsupported_media_type',
+        'Send the body as application/json.',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The request body is empty; send a JSON object.', 'body');
+      return new ApiError(
+        400,
+        'invalid_request_error',
+        'parameter_invalid',
+        'The request body is empty; send a JSON object.',
+        'body',
+      );
     default:
       if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/i.test(err.message)) {
-        return new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The request body is not valid JSON; fix its syntax.', 'body');
+        return new ApiError(
+          400,
+          'invalid_request_error',
+          'parameter_invalid',
+          'The request body is not valid JSON; fix its syntax.',
+          'body',
+        );
       }
-      return new ApiError(status, 'invalid_request_error', 'parameter_invalid', 'The request is malformed; check its headers and body.');
+      return new ApiError(
+        status,
+        'invalid_request_error',
+        'parameter_invalid',
+        'The request is malformed; check its headers and body.',
+      );
   }
 }
 
@@ -65,16 +103,31 @@ export function toEnvelope(
         ? unknownUrl(ctx.method, ctx.url)
         : status === 400 || status in FASTIFY_CODE_BY_STATUS
           ? fromFastify({ statusCode: status, message: err.message })
-          : new ApiError(status, typeFor(status), status >= 500 ? 'api_error' : 'parameter_invalid', err.message);
+          : new ApiError(
+              status,
+              typeFor(status),
+              status >= 500 ? 'api_error' : 'parameter_invalid',
+              err.message,
+            );
   } else if (
     typeof (err as { statusCode?: unknown })?.statusCode === 'number' &&
     (err as { statusCode: number }).statusCode < 500
   ) {
     e = fromFastify(err as { statusCode: number; code?: string; message: string });
   } else if (isDatabaseUnreachable(err)) {
-    e = new ApiError(503, 'api_error', 'api_error', `The service is temporarily unavailable; retry shortly, and quote request ${ctx.requestId} if it persists.`);
+    e = new ApiError(
+      503,
+      'api_error',
+      'api_error',
+      `The service is temporarily unavailable; retry shortly, and quote request ${ctx.requestId} if it persists.`,
+    );
   } else {
-    e = new ApiError(500, 'api_error', 'api_error', `Something went wrong on our side; retry, and quote request ${ctx.requestId} if it persists.`);
+    e = new ApiError(
+      500,
+      'api_error',
+      'api_error',
+      `Something went wrong on our side; retry, and quote request ${ctx.requestId} if it persists.`,
+    );
   }
   return {
     status: e.status,

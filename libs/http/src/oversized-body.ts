@@ -9,7 +9,11 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
  * A client still sending a body it announced as too large gets EPIPE, not the 413, when the server
  * answers and closes at once. Read (and drop) such bodies first, then answer in the envelope.
  */
-export function answerOversizedBodiesAfterDraining(app: FastifyInstance, limitBytes: number, docBase: string): void {
+export function answerOversizedBodiesAfterDraining(
+  app: FastifyInstance,
+  limitBytes: number,
+  docBase: string,
+): void {
   app.addHook('onRequest', (req, reply, done) => {
     const length = Number(req.headers['content-length']);
     if (!(length > limitBytes) || length > DRAIN_LIMIT_BYTES) return done();
@@ -19,7 +23,12 @@ export function answerOversizedBodiesAfterDraining(app: FastifyInstance, limitBy
       'request_too_large',
       `The request body is ${length} bytes; send at most ${limitBytes} bytes.`,
     );
-    const envelope = toEnvelope(error, { requestId: String(req.id), method: req.method, url: req.url, docBase });
+    const envelope = toEnvelope(error, {
+      requestId: String(req.id),
+      method: req.method,
+      url: req.url,
+      docBase,
+    });
     req.raw.on('end', () => {
       void reply.code(envelope.status).headers(envelope.headers).send(envelope.body);
     });

@@ -37,7 +37,9 @@ export function closeOnSignals(app: INestApplication, db: Db): void {
 /** Runs a service's main; a start-up failure prints one line and exits 1. */
 export function runMain(name: string, main: () => Promise<void>): void {
   main().catch((err: unknown) => {
-    process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -10,7 +10,11 @@ export class AccountRepository {
   constructor(private readonly db: Db) {}
 
   async findByName(name: string): Promise<Account | null> {
-    const row = await this.db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row ? { accountId: row.account_id, name: row.name, created: row.created } : null;
   }
 

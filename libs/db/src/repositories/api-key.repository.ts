@@ -20,7 +20,15 @@ export interface NewApiKey {
   created: number;
 }
 
-const columns = ['key_id', 'account_id', 'kind', 'masked', 'graph_keys', 'created', 'revoked'] as const;
+const columns = [
+  'key_id',
+  'account_id',
+  'kind',
+  'masked',
+  'graph_keys',
+  'created',
+  'revoked',
+] as const;
 
 function toRow(r: {
   key_id: string;
@@ -72,7 +80,11 @@ export class ApiKeyRepository {
   }
 
   async findById(keyId: string): Promise<ApiKeyRow | null> {
-    const row = await this.db.selectFrom('api_keys').select(columns).where('key_id', '=', keyId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(columns)
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
     return row ? toRow(row) : null;
   }
 

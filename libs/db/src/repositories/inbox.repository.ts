@@ -85,7 +85,12 @@ export class InboxRepository {
     const refRows = insertRowsSql(
       'node_refs',
       ['graph_id', 'ref', 'ended', 'session_ref'],
-      [...refs].map(([ref, s]) => ({ graph_id: graphId, ref, ended: s.ended, session_ref: s.sessionRef })),
+      [...refs].map(([ref, s]) => ({
+        graph_id: graphId,
+        ref,
+        ended: s.ended,
+        session_ref: s.sessionRef,
+      })),
       advanced,
     );
     const result = await sql<{ advanced: number }>`with

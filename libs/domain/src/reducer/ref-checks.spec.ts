@@ -130,7 +130,11 @@ describe('checkRefs', () => {
   it('decides from a bare RefView, without a graph state', () => {
     const view: RefView = {
       get: (ref) =>
-        ref === 'S' ? { ended: false, sessionRef: 'S' } : ref === 'E' ? { ended: true, sessionRef: 'E' } : undefined,
+        ref === 'S'
+          ? { ended: false, sessionRef: 'S' }
+          : ref === 'E'
+            ? { ended: true, sessionRef: 'E' }
+            : undefined,
     };
     const h = new Harness();
     expect(checkRefs(view, h.event('agent.spawned', 'S/x', spawn('S')) as WatchEvent)).toBeNull();
@@ -146,7 +150,11 @@ describe('checkRefs', () => {
   it("refuses an agent whose ref does not extend its session's ref with / and a suffix", () => {
     const view: RefView = {
       get: (ref) =>
-        ref === 'S' ? { ended: false, sessionRef: 'S' } : ref === 'S/a' ? { ended: false, sessionRef: 'S' } : undefined,
+        ref === 'S'
+          ? { ended: false, sessionRef: 'S' }
+          : ref === 'S/a'
+            ? { ended: false, sessionRef: 'S' }
+            : undefined,
     };
     const h = new Harness();
     const spawnAs = (node: string, parent: string) =>
@@ -158,7 +166,11 @@ describe('checkRefs', () => {
     expect(spawnAs('S/a/b', 'S/a')).toBeNull();
     expect(spawnAs('S/c', 'S/a')).toBeNull();
     expect(spawnAs('S/a-x', 'S/a')).toBeNull();
-    const legacy: RefView = { get: (ref) => (ref === 'S' ? { ended: false, sessionRef: null } : undefined) };
-    expect(checkRefs(legacy, h.event('agent.spawned', 'anything', spawn('S')) as WatchEvent)).toBeNull();
+    const legacy: RefView = {
+      get: (ref) => (ref === 'S' ? { ended: false, sessionRef: null } : undefined),
+    };
+    expect(
+      checkRefs(legacy, h.event('agent.spawned', 'anything', spawn('S')) as WatchEvent),
+    ).toBeNull();
   });
 });

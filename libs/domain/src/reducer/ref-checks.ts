@@ -41,7 +41,9 @@ export function checkRefs(view: RefView, ev: WatchEvent): Rejection | null {
         message: `A node with ref ${quote(ev.node)} already exists; use a new ref for a new node.`,
       };
     }
-    return checkParent(view, ev.payload.parent) ?? checkAgentRef(view, ev) ?? checkRequestedBy(view, ev);
+    return (
+      checkParent(view, ev.payload.parent) ?? checkAgentRef(view, ev) ?? checkRequestedBy(view, ev)
+    );
   }
   if (!self) return unknownRef('node', ev.node);
   if (self.ended && ev.type !== 'activity') {
@@ -91,7 +93,8 @@ function checkAgentRef(view: RefView, ev: WatchEvent): Rejection | null {
 
 /** Status of the node an accepted create event makes. */
 export function createdRefStatus(view: RefView, ev: WatchEvent): RefStatus {
-  if (ev.type === 'agent.spawned') return { ended: false, sessionRef: view.get(ev.payload.parent)?.sessionRef ?? null };
+  if (ev.type === 'agent.spawned')
+    return { ended: false, sessionRef: view.get(ev.payload.parent)?.sessionRef ?? null };
   return { ended: false, sessionRef: ev.node };
 }
 

@@ -52,7 +52,11 @@ describe('validateBatch', () => {
       raw('agent.spawned', 'T/a', { parent: 'T', agent_type: 'x', purpose: 'p' }),
       raw('agent.spawned', 'S/b', { parent: 'T/a', agent_type: 'x', purpose: 'p' }),
     ]);
-    expect(result).toEqual({ ok: false, index: 2, rejection: expect.objectContaining({ param: 'node' }) });
+    expect(result).toEqual({
+      ok: false,
+      index: 2,
+      rejection: expect.objectContaining({ param: 'node' }),
+    });
   });
 
   it('refuses the first event that an earlier event of the batch made invalid', () => {
