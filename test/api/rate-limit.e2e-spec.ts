@@ -127,14 +127,48 @@ describe('KeyRateLimiter leases', () => {
       expect(Number(await redis.hget(`${prefix}:key_1`, 'tokens'))).toBeCloseTo(190, 0);
       const started = Date.now();
       let allowed = 1;
-      while ((await (allowed % 2 ? replicaB : replicaA).consume('key_1')).allowed) allowed++;
+      let refused;
+      while ((refused = await (allowed % 2 ? replicaB : replicaA).consume('key_1')).allowed)
+        allowed++;
       // never more than the bucket plus what refilled meanwhile (100 a second)
       const refilled = ((Date.now() - started) / 1000) * 100;
       expect(allowed).toBeGreaterThanOrEqual(200);
       expect(allowed).toBeLessThanOrEqual(200 + Math.ceil(refilled) + 1);
-      const refused = await replicaA.consume('key_1');
-      expect(refused.allowed).toBe(false);
+      // the refusal says when the next token is back (one every 10 ms), with nothing remaining
+      expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+      expect(refused.msBeforeNext).toBeGreaterThan(0);
       expect(refused.msBeforeNext).toBeLessThanOrEqual(10);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('serves concurrent requests of a key from shared leases, taking only the tokens spent', async () => {
+    const { ApiMetrics } = await import('../../apps/api/src/ops/api-metrics');
+    const { RateLimitDegradation } =
+      await import('../../apps/api/src/rate-limit/rate-limit-degradation');
+    const { limiterRedis } = await import('../../apps/api/src/rate-limit/limiter-redis');
+    const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
+    const degradation = new RateLimitDegradation(new ApiMetrics());
+    const redis = limiterRedis(process.env.REDIS_URL!, degradation);
+    if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
+    try {
+      const prefix = `gh:test:concurrent:${Date.now()}`;
+      const limiter = new KeyRateLimiter(
+        redis,
+        { perSecond: 100, burst: 200 },
+        prefix,
+        degradation,
+      );
+      const started = Date.now();
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.consume('k')));
+      const refilled = ((Date.now() - started) / 1000) * 100;
+      expect(decisions.every((d) => d.allowed)).toBe(true);
+      // three leases of 10 for 30 requests, not a lease per request: 30 tokens left the bucket
+      const tokens = Number(await redis.hget(`${prefix}:k`, 'tokens'));
+      expect(tokens).toBeGreaterThanOrEqual(170);
+      expect(tokens).toBeLessThanOrEqual(170 + refilled);
+      expect(Math.min(...decisions.map((d) => d.remaining))).toBeGreaterThanOrEqual(170);
     } finally {
       redis.disconnect();
     }

@@ -32,8 +32,9 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter(docBase));
   const metrics = app.get(ApiMetrics);
-  fastify.addHook('onResponse', async (_req, reply) => {
+  fastify.addHook('onResponse', (_req, reply, done) => {
     metrics.requests.inc({ status: String(reply.statusCode) });
+    done();
   });
   await app.init();
   return app;

@@ -30,6 +30,8 @@ import { OpenApiController } from './openapi/openapi.controller';
 import { ApiMetrics } from './ops/api-metrics';
 import { HealthController } from './ops/health.controller';
 import { rateLimitProviders } from './rate-limit/rate-limit.providers';
+import { ViewerController } from './viewer/viewer.controller';
+import { ViewerService } from './viewer/viewer.service';
 
 export interface ApiModuleOptions {
   config: Config;
@@ -69,6 +71,7 @@ export class ApiModule {
         OpenApiController,
         DocsController,
         HealthController,
+        ViewerController,
       ],
       providers: [
         ...[
@@ -92,6 +95,7 @@ export class ApiModule {
         NodeReadService,
         NodeListService,
         EventListService,
+        ViewerService,
       ],
     };
   }

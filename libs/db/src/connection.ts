@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool, PoolConfig, types } from 'pg';
+import { registerPool } from './prepared-statement';
 import { Database } from './schema';
 
 // bigint columns hold ms timestamps and sequence numbers, all far below 2^53.
@@ -21,5 +22,7 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
   const pgPool = new Pool({ connectionString, max: 10, ...pool });
   // Without a listener, an idle client's error would crash the process.
   pgPool.on('error', onIdleError);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
+  registerPool(db, pgPool);
+  return db;
 }

@@ -1,5 +1,6 @@
 export * from './schema';
 export * from './connection';
+export * from './prepared-statement';
 export * from './migrate';
 export * from './repositories/account.repository';
 export * from './repositories/api-key.repository';

@@ -36,6 +36,7 @@ export class ApiHarness {
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_SECOND: '100000',
       RATE_LIMIT_BURST: '100000',
+      TRUST_PROXY: 'true',
       ...env,
     });
     const app = await createApiApp({
@@ -76,7 +77,7 @@ export class ApiHarness {
     return seedGraph(this.t.db, { accountName, graphKey, events });
   }
 
-  /** `clientAddress` is sent as X-Forwarded-For (the API trusts its proxy for the client address). */
+  /** `clientAddress` is sent as X-Forwarded-For (the harness runs the API with TRUST_PROXY=true). */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<Res> {
     const key = opts.key === undefined ? this.secret : opts.key;
     const r = await fetch(`${this.baseUrl}${path}`, {

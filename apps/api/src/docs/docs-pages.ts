@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { marked } from 'marked';
+import { escapeHtml as escape } from '../html/html';
 import { ERROR_CATALOG } from './error-catalog';
 
 const REFERENCE = path.resolve(__dirname, '../../../../docs/api-reference.md');
-
-const escape = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>

@@ -5,6 +5,7 @@ import { Principal } from '@graph-history/http';
 import { AsOf } from '../as-of/as-of';
 import { MomentService } from '../as-of/moment.service';
 import { GraphAccessService } from './graph-access.service';
+import { GraphObject } from './graph-object';
 import { GraphAt, GraphViewService } from './graph-view.service';
 
 /** GET /graphs/{graph_id} (read-api.md 4.2). */
@@ -17,16 +18,12 @@ export class GraphReadService {
     private readonly view: GraphViewService,
   ) {}
 
-  async retrieve(
-    principal: Principal,
-    graphId: string,
-    asOf: AsOf,
-  ): Promise<Record<string, unknown>> {
+  async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<GraphObject> {
     const [out] = await this.view.present([await this.read(principal, graphId, asOf, Date.now())]);
     return out!;
   }
 
-  /** The graph at its moment; as of now or an event id, with its facts in one query. */
+  /** The graph at its moment; as of now or the newest event, with its facts in one query. */
   private async read(
     principal: Principal,
     graphId: string,
@@ -40,13 +37,20 @@ export class GraphReadService {
       const [facts] = await this.view.factsOf([{ graph, moment }]);
       return { graph, moment, facts: facts! };
     }
-    const row = await this.graphs.findWithFacts(key, asOf.kind === 'event' ? asOf.seq : null);
+    // the active nodes are counted for `now`: the moment's instant when it is the newest event
+    // (the usual case); for an older event, present() counts them again at the moment's instant
+    const row = await this.graphs.findWithFacts(
+      key,
+      asOf.kind === 'event' ? asOf.seq : null,
+      this.view.activeSince(now),
+    );
     const graph = this.access.check(principal, row?.graph ?? null, graphId);
     const moment = this.moments.known(graph, asOf, now, row!.nextCreated);
     const facts = {
       firstEventCreated: row!.firstEventCreated,
       counts: row!.momentCounts ?? emptyCounts(),
       lastEvent: row!.momentCreated,
+      activeWorking: moment.at === now ? row!.activeWorking : undefined,
     };
     return { graph, moment, facts };
   }

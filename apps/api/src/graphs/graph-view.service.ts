@@ -11,6 +11,7 @@ import { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-histor
 import { CONFIG } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { publicBaseUrl } from '../public-urls';
+import { GraphObject } from './graph-object';
 
 /** What a Graph shows at a moment, besides its row: from the events table. */
 export interface GraphFacts {
@@ -19,6 +20,8 @@ export interface GraphFacts {
   counts: StoredGraphCounts;
   /** `created` of the moment's event. */
   lastEvent: number | null;
+  /** Working nodes touched since `activeSince(moment.at)`, when already counted. */
+  activeWorking?: number;
 }
 
 export interface GraphAt {
@@ -56,19 +59,27 @@ export class GraphViewService {
     });
   }
 
-  async present(items: GraphAt[]): Promise<Record<string, unknown>[]> {
-    const active = await this.nodes.countActiveWorking(
-      items.map(({ graph, moment }) => ({
+  /** Working nodes last touched at or after this instant are not stale at `at`. */
+  activeSince(at: number): number {
+    return at - this.config.STALE_AFTER_MS;
+  }
+
+  async present(items: GraphAt[]): Promise<GraphObject[]> {
+    const uncounted = items.filter(({ facts }) => facts.activeWorking === undefined);
+    const counted = await this.nodes.countActiveWorking(
+      uncounted.map(({ graph, moment }) => ({
         graphId: graph.graphId,
         seq: moment.seq,
-        since: moment.at - this.config.STALE_AFTER_MS,
+        since: this.activeSince(moment.at),
         // versions valid at the moment were last touched by then, or by the newest event when
         // its sender's clock ran ahead of ours
         until:
           moment.seq === graph.appliedSeq ? Math.max(moment.at, graph.lastEvent ?? 0) : moment.at,
       })),
     );
-    return items.map(({ graph, moment, facts }, i) => {
+    let next = 0;
+    const active = items.map(({ facts }) => facts.activeWorking ?? counted[next++]!);
+    return items.map(({ graph, moment, facts }, i): GraphObject => {
       const { counts } = facts;
       const hasEvents = graph.appliedSeq > 0 && graph.firstSeq !== null;
       return {
@@ -94,7 +105,7 @@ export class GraphViewService {
           blocked: counts.blocked,
           by_state: Object.fromEntries(
             NODE_STATES.map((state) => [state, counts.by_state[state] ?? 0]),
-          ),
+          ) as GraphObject['counts']['by_state'],
         },
       };
     });

@@ -35,11 +35,13 @@ const MAX_LEASE = 10;
  * limiter of the same size per window stands in (each replica then limits on its own).
  * A replica takes tokens in small leases (at most a tenth of the per-second rate, at most 10, kept
  * for 1 s) so a busy key costs one Redis call per lease rather than per request; a lease that
- * cannot be had whole falls back to a single token, so the limit itself stays exact.
+ * cannot be had whole falls back to a single token, so the limit itself stays exact. Concurrent
+ * requests of a key wait for the one lease being taken instead of each taking their own.
  */
 export class KeyRateLimiter {
   private readonly limiter: RateLimiterRedis;
   private readonly leases = new Map<string, Lease>();
+  private readonly refills = new Map<string, Promise<RateDecision | null>>();
   private readonly leaseSize: number;
 
   constructor(
@@ -68,8 +70,22 @@ export class KeyRateLimiter {
   }
 
   async consume(key: string, now = Date.now()): Promise<RateDecision> {
-    const lease = this.leases.get(key);
-    if (lease && lease.tokens > 0 && lease.expires > now) return this.spend(lease);
+    for (;;) {
+      const lease = this.leases.get(key);
+      if (lease && lease.tokens > 0 && lease.expires > now) return this.spend(lease);
+      // one Redis call at a time per key: concurrent requests share it rather than each taking a lease
+      let refill = this.refills.get(key);
+      if (!refill) {
+        refill = this.refill(key, now).finally(() => this.refills.delete(key));
+        this.refills.set(key, refill);
+      }
+      const refused = await refill;
+      if (refused) return refused;
+    }
+  }
+
+  /** Takes a lease into `leases` (a single token when a whole one cannot be had), or the refusal. */
+  private async refill(key: string, now: number): Promise<RateDecision | null> {
     let res = await this.take(key, this.leaseSize);
     let size = this.leaseSize;
     if (res.rejected && size > 1) [res, size] = [await this.take(key, 1), 1];
@@ -81,14 +97,13 @@ export class KeyRateLimiter {
         msBeforeNext: res.res.msBeforeNext,
       };
     if (this.leases.size > 10_000) this.leases.clear();
-    const taken: Lease = {
+    this.leases.set(key, {
       tokens: size,
       remaining: res.res.remainingPoints,
       msBeforeNext: res.res.msBeforeNext,
       expires: now + LEASE_MS,
-    };
-    this.leases.set(key, taken);
-    return this.spend(taken);
+    });
+    return null;
   }
 
   private spend(lease: Lease): RateDecision {

@@ -1,6 +1,6 @@
 import type { StoredEvent, StoredGraphCounts } from '@graph-history/domain';
-import { sql } from 'kysely';
 import { Db } from '../connection';
+import { PreparedStatement } from '../prepared-statement';
 
 /** `created` and `counts` of one event. */
 export interface EventFacts {
@@ -21,6 +21,13 @@ export interface EventPageQuery {
   direction: 'asc' | 'desc';
   limit: number;
 }
+
+const eventFacts = new PreparedStatement<EventFacts & { i: number }>(
+  'gh_event_facts',
+  `select p.i, e.seq, e.created, e.counts
+  from unnest($1::bigint[], $2::bigint[]) with ordinality as p(graph_id, seq, i)
+  join events e on e.graph_id = p.graph_id and e.seq = p.seq`,
+);
 
 export class EventReadRepository {
   constructor(private readonly db: Db) {}
@@ -59,11 +66,10 @@ export class EventReadRepository {
   /** `created` and `counts` of events of any graphs, in input order; null where none is stored. */
   async facts(items: { graphId: number; seq: number }[]): Promise<(EventFacts | null)[]> {
     if (items.length === 0) return [];
-    const { rows } = await sql<EventFacts & { i: number }>`
-      select p.i, e.seq, e.created, e.counts
-      from unnest(${items.map((x) => x.graphId)}::bigint[], ${items.map((x) => x.seq)}::bigint[])
-        with ordinality as p(graph_id, seq, i)
-      join events e on e.graph_id = p.graph_id and e.seq = p.seq`.execute(this.db);
+    const rows = await eventFacts.rows(this.db, [
+      items.map((x) => x.graphId),
+      items.map((x) => x.seq),
+    ]);
     const out: (EventFacts | null)[] = items.map(() => null);
     for (const { i, ...facts } of rows) out[Number(i) - 1] = facts;
     return out;

@@ -1,6 +1,7 @@
 import type { StoredGraphCounts } from '@graph-history/domain';
-import { sql } from 'kysely';
 import { Db } from '../connection';
+import { PreparedStatement } from '../prepared-statement';
+import { activeWorkingCountSql } from './node-version-sql';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
 export interface GraphRow {
@@ -81,31 +82,51 @@ export interface GraphWithFacts {
   momentCounts: StoredGraphCounts | null;
   /** `created` of the event after the moment; null when the moment is the newest event. */
   nextCreated: number | null;
+  /** Nodes working at the moment whose `last_event` is at or after the `activeSince` asked for. */
+  activeWorking: number;
 }
+
+const graphByKey = new PreparedStatement<GraphRowColumns>(
+  'gh_graph_by_key',
+  `select ${columns.join(', ')}
+  from graph_directory d join graphs g on g.graph_id = d.graph_id
+  where d.graph_key = $1`,
+);
+
+const graphWithFacts = new PreparedStatement<
+  GraphRowColumns & {
+    first_created: number | null;
+    moment_created: number | null;
+    moment_counts: StoredGraphCounts | null;
+    next_created: number | null;
+    active_working: number;
+  }
+>(
+  'gh_graph_with_facts',
+  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts,
+    (select e.created from events e where e.graph_id = g.graph_id and e.seq = g.first_seq) as first_created,
+    (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_created,
+    (select e.counts from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_counts,
+    (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq + 1) as next_created,
+    ${activeWorkingCountSql({ graphId: 'g.graph_id', seq: 'm.seq', since: '$3', until: 'g.last_event' })} as active_working
+  from graph_directory d join graphs g on g.graph_id = d.graph_id,
+    lateral (select least(coalesce($2::bigint, g.applied_seq), g.applied_seq) as seq) m
+  where d.graph_key = $1`,
+);
 
 export class GraphReadRepository {
   constructor(private readonly db: Db) {}
 
-  /** The graph by key with its facts as of `seq` (or the newest event), each an index lookup. */
-  async findWithFacts(graphKey: string, seq: number | null): Promise<GraphWithFacts | null> {
-    const { rows } = await sql<
-      GraphRowColumns & {
-        first_created: number | null;
-        moment_created: number | null;
-        moment_counts: StoredGraphCounts | null;
-        next_created: number | null;
-      }
-    >`
-      select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts,
-        (select e.created from events e where e.graph_id = g.graph_id and e.seq = g.first_seq) as first_created,
-        (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_created,
-        (select e.counts from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_counts,
-        (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq + 1) as next_created
-      from graphs g, lateral (select least(coalesce(${seq}::bigint, g.applied_seq), g.applied_seq) as seq) m
-      where g.graph_id = (select d.graph_id from graph_directory d where d.graph_key = ${graphKey})`.execute(
-      this.db,
-    );
-    const r = rows[0];
+  /**
+   * The graph by key with its facts as of `seq` (or the newest event), each an index lookup, and
+   * how many of its nodes are working at that moment with a `last_event` at or after `activeSince`.
+   */
+  async findWithFacts(
+    graphKey: string,
+    seq: number | null,
+    activeSince: number,
+  ): Promise<GraphWithFacts | null> {
+    const [r] = await graphWithFacts.rows(this.db, [graphKey, seq, activeSince]);
     if (!r) return null;
     return {
       graph: toGraphRow(r),
@@ -113,16 +134,12 @@ export class GraphReadRepository {
       momentCreated: r.moment_created,
       momentCounts: r.moment_counts,
       nextCreated: r.next_created,
+      activeWorking: r.active_working,
     };
   }
 
   async findByKey(graphKey: string): Promise<GraphRow | null> {
-    const row = await this.db
-      .selectFrom('graph_directory as d')
-      .innerJoin('graphs as g', 'g.graph_id', 'd.graph_id')
-      .select(columns)
-      .where('d.graph_key', '=', graphKey)
-      .executeTakeFirst();
+    const [row] = await graphByKey.rows(this.db, [graphKey]);
     return row ? toGraphRow(row) : null;
   }
 

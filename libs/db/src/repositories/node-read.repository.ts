@@ -4,9 +4,11 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import { Db } from '../connection';
+import { PreparedStatement } from '../prepared-statement';
 import { GraphRowColumns, GraphRow, toGraphRow } from './graph-read.repository';
+import { activeWorkingCountSql, notSuperseded } from './node-version-sql';
 import { groupByOrdinal } from './ordinal-groups';
 
 /** A node number and the event sequence to read it at. */
@@ -38,16 +40,41 @@ export interface NodePageQuery {
   limit: number;
 }
 
-/**
- * A version row is the node as of `seq` when no newer version of the same node is valid by then.
- * As an anti-join on the primary key it keeps list scans streaming in index order under LIMIT.
- */
-const notSuperseded = (seq: number | RawBuilder<unknown>) =>
-  sql<boolean>`not exists (select 1 from node_versions w
-    where w.graph_id = v.graph_id and w.node_no = v.node_no and w.valid_from > v.valid_from and w.valid_from <= ${seq})`;
-
 const groupRecords = (count: number, rows: { i: number; rec: NodeRecord }[]) =>
   groupByOrdinal(count, rows, (r) => r.rec);
+
+const nodeWithGraph = new PreparedStatement<
+  Omit<GraphRowColumns, 'counts'> & { rec: NodeRecord | null; next_created: number | null }
+>(
+  'gh_node_with_graph',
+  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event,
+    (select v.rec from node_versions v
+      where v.graph_id = g.graph_id and v.node_no = $2
+        and v.valid_from <= least(coalesce($3::bigint, g.applied_seq), g.applied_seq)
+      order by v.valid_from desc limit 1) as rec,
+    (select e.created from events e
+      where e.graph_id = g.graph_id and e.seq = least(coalesce($3::bigint, g.applied_seq), g.applied_seq) + 1) as next_created
+  from graph_directory d join graphs g on g.graph_id = d.graph_id
+  where d.graph_key = $1`,
+);
+
+const activeWorking = new PreparedStatement<{ i: number; n: number }>(
+  'gh_active_working',
+  `select p.i, ${activeWorkingCountSql({ graphId: 'p.graph_id', seq: 'p.seq', since: 'p.since', until: 'p.until' })} as n
+  from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[])
+    with ordinality as p(graph_id, seq, since, until, i)`,
+);
+
+const nodesAt = new PreparedStatement<{ i: number; rec: NodeRecord }>(
+  'gh_nodes_at',
+  `select p.i, x.rec
+  from unnest($2::int[], $3::bigint[]) with ordinality as p(node_no, seq, i)
+  cross join lateral (
+    select v.rec from node_versions v
+    where v.graph_id = $1 and v.node_no = p.node_no and v.valid_from <= p.seq
+    order by v.valid_from desc limit 1
+  ) x`,
+);
 
 /** A node read's one round trip: the graph, the node as of the moment, the next event's time. */
 export interface NodeWithGraph {
@@ -63,34 +90,18 @@ export class NodeReadRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * The hot path of node reads in one statement: graph by key (directory, then primary key), the
-   * node's version as of `seq` or the newest event (primary key), and the next event's `created`;
-   * each an index lookup.
+   * The hot path of node reads in one prepared statement: graph by key, the node's version as of
+   * `seq` or the newest event, and the next event's `created`; each an index lookup.
    */
   async findWithGraph(
     graphKey: string,
     nodeNo: number,
     seq: number | null,
   ): Promise<NodeWithGraph | null> {
-    // scalar subqueries rather than joins: the statement is planned on every call, and this
-    // form plans several times faster
-    const { rows } = await sql<
-      GraphRowColumns & { rec: NodeRecord | null; next_created: number | null }
-    >`
-      select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event,
-        null::jsonb as counts,
-        (select v.rec from node_versions v
-          where v.graph_id = g.graph_id and v.node_no = ${nodeNo}
-            and v.valid_from <= least(coalesce(${seq}::bigint, g.applied_seq), g.applied_seq)
-          order by v.valid_from desc limit 1) as rec,
-        (select e.created from events e
-          where e.graph_id = g.graph_id and e.seq = least(coalesce(${seq}::bigint, g.applied_seq), g.applied_seq) + 1) as next_created
-      from graphs g
-      where g.graph_id = (select d.graph_id from graph_directory d where d.graph_key = ${graphKey})`.execute(
-      this.db,
-    );
-    const row = rows[0];
-    return row ? { graph: toGraphRow(row), rec: row.rec, nextCreated: row.next_created } : null;
+    const [row] = await nodeWithGraph.rows(this.db, [graphKey, nodeNo, seq]);
+    return row
+      ? { graph: toGraphRow({ ...row, counts: null }), rec: row.rec, nextCreated: row.next_created }
+      : null;
   }
 
   /** The node as it stood just after event `seq`, or null when it did not exist yet. */
@@ -123,15 +134,11 @@ export class NodeReadRepository {
   /** Each node as of its own sequence, in input order; null where it did not exist yet. */
   async findManyAt(graphId: number, items: NodeAt[]): Promise<(NodeRecord | null)[]> {
     if (items.length === 0) return [];
-    const { rows } = await sql<{ i: number; rec: NodeRecord }>`
-      select p.i, x.rec
-      from unnest(${items.map((n) => n.nodeNo)}::int[], ${items.map((n) => n.seq)}::bigint[])
-        with ordinality as p(node_no, seq, i)
-      cross join lateral (
-        select v.rec from node_versions v
-        where v.graph_id = ${graphId} and v.node_no = p.node_no and v.valid_from <= p.seq
-        order by v.valid_from desc limit 1
-      ) x`.execute(this.db);
+    const rows = await nodesAt.rows(this.db, [
+      graphId,
+      items.map((n) => n.nodeNo),
+      items.map((n) => n.seq),
+    ]);
     const out: (NodeRecord | null)[] = items.map(() => null);
     for (const r of rows) out[Number(r.i) - 1] = r.rec;
     return out;
@@ -224,29 +231,21 @@ export class NodeReadRepository {
   }
 
   /**
-   * For each graph: how many nodes, as of `seq`, are working with `since <= last_event <= until`.
-   * With `until` the newest `last_event` a version valid at `seq` can have, this walks only the
-   * window of the partial index node_versions_working touched in the stale threshold before the
-   * moment, whatever the graph's size. Working nodes minus this count are the stale ones.
+   * For each graph: how many nodes, as of `seq`, are working with `since <= last_event <= until`
+   * (see activeWorkingCountSql). Working nodes minus this count are the stale ones.
    */
   async countActiveWorking(
     items: { graphId: number; seq: number; since: number; until: number }[],
   ): Promise<number[]> {
     if (items.length === 0) return [];
-    const { rows } = await sql<{ i: number; n: number }>`
-      select p.i, (
-        select count(*) from node_versions v
-        where v.graph_id = p.graph_id and v.state = 'working' and v.last_event >= p.since and v.last_event <= p.until
-          and v.valid_from <= p.seq and ${notSuperseded(sql.ref('p.seq'))}
-      )::int as n
-      from unnest(
-          ${items.map((x) => x.graphId)}::bigint[],
-          ${items.map((x) => x.seq)}::bigint[],
-          ${items.map((x) => x.since)}::bigint[],
-          ${items.map((x) => x.until)}::bigint[]
-        ) with ordinality as p(graph_id, seq, since, until, i)`.execute(this.db);
+    const rows = await activeWorking.rows(this.db, [
+      items.map((x) => x.graphId),
+      items.map((x) => x.seq),
+      items.map((x) => x.since),
+      items.map((x) => x.until),
+    ]);
     const out = items.map(() => 0);
-    for (const r of rows) out[Number(r.i) - 1] = Number(r.n);
+    for (const r of rows) out[Number(r.i) - 1] = r.n;
     return out;
   }
 }

@@ -1,0 +1,48 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Pool } from 'pg';
+import { createDb, Database, PreparedStatement } from '@graph-history/db';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+/** The read repositories' hot statements: planned once per pooled connection. */
+describe('PreparedStatement', () => {
+  let t: TestDatabase;
+  const doubled = new PreparedStatement<{ n: number }>(
+    'gh_test_doubled',
+    'select $1::int * 2 as n',
+  );
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.drop());
+
+  it('runs as a named prepared statement on a Db made by createDb', async () => {
+    const db = createDb(t.url, { max: 1 });
+    try {
+      expect(await doubled.rows(db, [21])).toEqual([{ n: 42 }]);
+      expect(await doubled.rows(db, [4])).toEqual([{ n: 8 }]);
+      // one pooled connection: the statement it prepared is still there for the next call
+      const { rows } = await sql`select name, statement from pg_prepared_statements`.execute(db);
+      expect(rows).toEqual([{ name: 'gh_test_doubled', statement: 'select $1::int * 2 as n' }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('runs unprepared through Kysely on any other Db', async () => {
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new Pool({ connectionString: t.url, max: 1 }) }),
+    });
+    try {
+      expect(await doubled.rows(db, [5])).toEqual([{ n: 10 }]);
+      const { rows } = await sql`select name from pg_prepared_statements`.execute(db);
+      expect(rows).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('refuses a second statement under a name already used', () => {
+    expect(() => new PreparedStatement('gh_test_doubled', 'select 1')).toThrow(/gh_test_doubled/);
+  });
+});
