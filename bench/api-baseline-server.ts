@@ -1,7 +1,7 @@
 /**
  * The API bench's baseline: a bare Fastify + pg server answering one single-row lookup (a node
  * version as of an event, the same indexed lookup a node read needs) with the row's JSON.
- * Run by bench/api.ts as a child process: `node -r ./bench/api-ts-hook.js bench/api-baseline-server.ts`.
+ * Run by bench/api.ts as a child process: `node -r ./bench/ts-hook.js bench/api-baseline-server.ts`.
  */
 import Fastify from 'fastify';
 import { Pool } from 'pg';

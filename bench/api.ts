@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       await startServer(
         [
           '-r',
-          path.resolve(__dirname, 'api-ts-hook.js'),
+          path.resolve(__dirname, 'ts-hook.js'),
           path.resolve(__dirname, 'api-baseline-server.ts'),
         ],
         { DATABASE_URL: benchUrl, PORT: String(basePort) },
