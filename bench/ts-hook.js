@@ -11,7 +11,8 @@ const path = require('node:path');
 const { transformSync } = require('@swc/core');
 
 const root = path.resolve(__dirname, '..');
-const packageDir = (name) => path.join(root, name === 'migrations' ? 'db' : path.join('libs', name));
+const packageDir = (name) =>
+  path.join(root, name === 'migrations' ? 'db' : path.join('libs', name));
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   const lib = /^@graph-history\/([a-z-]+)$/.exec(request);
