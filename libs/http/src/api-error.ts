@@ -53,12 +53,16 @@ export const unknownUrl = (method: string, url: string): ApiError =>
     `Unrecognized request URL (${method} ${url.split('?')[0]}). Check the path and the API version.`,
   );
 
-export const methodNotAllowed = (method: string): ApiError =>
+/** 405 with `Allow`; `advice` says what to do instead. */
+export const methodNotAllowed = (method: string, allowed: string[], advice: string): ApiError =>
   new ApiError(
     405,
     'invalid_request_error',
     'method_not_allowed',
-    `The ${method} method is not allowed here; this API only answers GET and HEAD.`,
+    `The ${method} method is not allowed here; ${advice}.`,
+    null,
+    {},
+    { Allow: allowed.join(', ') },
   );
 
 export const apiKeyInvalid = (message: string): ApiError =>

@@ -2,6 +2,7 @@ export * from './api-error';
 export * from './request-id';
 export * from './error-envelope';
 export * from './error-envelope.filter';
+export * from './send-envelope';
 export * from './credentials';
 export * from './principal';
 export * from './auth.service';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error';
-import { toEnvelope } from './error-envelope';
+import { sendEnvelope } from './send-envelope';
 
 /** Bodies up to this size are read and discarded before the 413, so the client sees the answer. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -23,15 +23,7 @@ export function answerOversizedBodiesAfterDraining(
       'request_too_large',
       `The request body is ${length} bytes; send at most ${limitBytes} bytes.`,
     );
-    const envelope = toEnvelope(error, {
-      requestId: String(req.id),
-      method: req.method,
-      url: req.url,
-      docBase,
-    });
-    req.raw.on('end', () => {
-      void reply.code(envelope.status).headers(envelope.headers).send(envelope.body);
-    });
+    req.raw.on('end', () => void sendEnvelope(req, reply, error, docBase));
     req.raw.resume();
   });
 }

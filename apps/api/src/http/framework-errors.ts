@@ -1,32 +1,16 @@
-import { parameterInvalid, toEnvelope } from '@graph-history/http';
+import { parameterInvalid, sendEnvelope } from '@graph-history/http';
+
+type Request = Parameters<typeof sendEnvelope>[0];
+type Reply = Parameters<typeof sendEnvelope>[1];
 
 /**
  * Fastify's `frameworkErrors`: errors its router raises before any handler (a path with broken
  * percent-encoding) are answered in the error envelope too.
  */
-// Structural types: platform-fastify and this app resolve different fastify type versions.
-interface RawRequest {
-  id: unknown;
-  method: string;
-  url: string;
-}
-interface RawReply {
-  code(status: number): { headers(h: Record<string, string>): { send(body: never): unknown } };
-}
-
-export const frameworkErrors =
-  (docBase: string) => (_err: unknown, req: RawRequest, reply: RawReply) => {
-    const e = toEnvelope(
-      parameterInvalid(null, 'The URL is malformed (bad percent-encoding); encode it properly.'),
-      {
-        requestId: String(req.id),
-        method: req.method,
-        url: req.url,
-        docBase,
-      },
-    );
-    reply
-      .code(e.status)
-      .headers(e.headers)
-      .send(e.body as never);
-  };
+export const frameworkErrors = (docBase: string) => (_err: unknown, req: Request, reply: Reply) =>
+  sendEnvelope(
+    req,
+    reply,
+    parameterInvalid(null, 'The URL is malformed (bad percent-encoding); encode it properly.'),
+    docBase,
+  );

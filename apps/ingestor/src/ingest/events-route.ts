@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { toEnvelope } from '@graph-history/http';
-import { methodNotAllowedOnEvents } from './ingest-errors';
+import { methodNotAllowed, sendEnvelope } from '@graph-history/http';
 
 /** The one write endpoint of ingest.md (answered by IngestController for POST). */
 export const EVENTS_PATH = 'ingest/v1/graphs/:graph_key/events';
@@ -15,14 +14,12 @@ export function refuseOtherMethodsOnEvents(app: FastifyInstance, docBase: string
   app.route({
     method: OTHER_METHODS,
     url: `/${EVENTS_PATH}`,
-    handler: async (req, reply) => {
-      const e = toEnvelope(methodNotAllowedOnEvents(req.method), {
-        requestId: String(req.id),
-        method: req.method,
-        url: req.url,
+    handler: async (req, reply) =>
+      sendEnvelope(
+        req,
+        reply,
+        methodNotAllowed(req.method, ['POST'], 'send events with POST'),
         docBase,
-      });
-      return reply.code(e.status).headers(e.headers).send(e.body);
-    },
+      ),
   });
 }

@@ -25,17 +25,6 @@ export const unknownBodyField = (field: string): ApiError =>
     field.slice(0, 100),
   );
 
-export const methodNotAllowedOnEvents = (method: string): ApiError =>
-  new ApiError(
-    405,
-    'invalid_request_error',
-    'method_not_allowed',
-    `The ${method} method is not allowed here; send events with POST.`,
-    null,
-    {},
-    { Allow: 'POST' },
-  );
-
 export const graphKeyTaken = (graphKey: string): ApiError =>
   new ApiError(
     409,
