@@ -1,6 +1,7 @@
 import type { MessageRecord, SpawnRecord, TaskItem, WaitRecord } from '@graph-history/domain';
 import { sql } from 'kysely';
 import { Db } from '../connection';
+import type { MessagesTable, SpawnsTable, WaitsTable } from '../schema';
 import type { NodeAt } from './node-read.repository';
 import { groupByOrdinal } from './ordinal-groups';
 
@@ -99,32 +100,6 @@ export class NodeItemsRepository {
 const pairs = (nodes: NodeAt[]) =>
   sql`unnest(${nodes.map((n) => n.nodeNo)}::int[], ${nodes.map((n) => n.seq)}::bigint[]) with ordinality as p(node_no, seq, i)`;
 
-interface SpawnRow {
-  requester_no: number;
-  child_no: number;
-  seq: number;
-  spawn_call_id: string | null;
-  agent_type: string;
-  purpose: string;
-  background: boolean;
-  created: number;
-}
-
-interface WaitRow {
-  node_no: number;
-  on_no: number;
-  started_seq: number;
-  started: number;
-  reason: string | null;
-  ended_seq: number | null;
-  ended: number | null;
-}
-
-interface MessageRow {
-  seq: number;
-  from_no: number;
-  to_no: number;
-  message_id: string;
-  text: string | null;
-  created: number;
-}
+type SpawnRow = Omit<SpawnsTable, 'graph_id'>;
+type WaitRow = Omit<WaitsTable, 'graph_id'>;
+type MessageRow = Omit<MessagesTable, 'graph_id'>;
