@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import {
   AuthenticationError,
   GraphHistory,
@@ -35,6 +37,22 @@ describe('client: resources', () => {
       id[n.provider_ref] = n.id;
   }, 90_000);
   afterAll(() => s?.stop());
+
+  it('has the types of the OpenAPI document the API serves', async () => {
+    const check = await new Promise<{ code: number; out: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [
+          join(__dirname, '..', '..', 'libs', 'client', 'scripts', 'generate-types.mjs'),
+          '--check',
+          s.apiBaseUrl,
+        ],
+        (err, stdout, stderr) => resolve({ code: err ? 1 : 0, out: stdout + stderr }),
+      ),
+    );
+    expect(check.out).toContain("the client's types match the document served");
+    expect(check.code).toBe(0);
+  }, 30_000);
 
   it('retrieves a graph exactly as the API serves it, now and as of an event', async () => {
     const graph = await client.graphs.retrieve('gph_res');
@@ -98,6 +116,25 @@ describe('client: resources', () => {
     expect(e.param).toBe('node_id');
     expect(e.doc_url).toMatch(/\/docs\/errors#resource_missing$/);
     expect(e.requestId).toMatch(/^req_/);
+
+    const early = await client.events.list('gph_res', { order: 'asc', limit: 1 });
+    const notYet = await client.nodes
+      .retrieve('gph_res', id['S/a/b']!, { asOf: early.data[0]!.id })
+      .catch((x: unknown) => x);
+    expect(notYet).toBeInstanceOf(InvalidRequestError);
+    expect(notYet).toMatchObject({ code: 'node_not_yet_created', status: 404, param: 'as_of' });
+    expect((notYet as InvalidRequestError).first_event_id).toMatch(/^evt_/);
+    const retention = (await client.graphs.retrieve('gph_res')).retention;
+    const outside = await client.graphs
+      .retrieve('gph_res', { asOf: T - 1 })
+      .catch((x: unknown) => x);
+    expect(outside).toMatchObject({
+      name: 'InvalidRequestError',
+      code: 'outside_retention_window',
+      status: 410,
+      first_event_id: retention.first_event_id,
+      last_event_id: retention.last_event_id,
+    });
 
     const bad = new GraphHistory({ apiKey: 'sk_live_nope', baseUrl: s.apiBaseUrl });
     const auth = await bad.graphs.retrieve('gph_res').catch((x: unknown) => x);
