@@ -226,6 +226,44 @@ describe('client: retries', () => {
       await expect(closed.graphs.list()).rejects.toBeInstanceOf(ConnectionError);
     });
 
+    it('keeps following through 5xx answers and dropped connections', async () => {
+      const event = (n: number) => ({
+        id: `evt_${n}`,
+        object: 'event',
+        type: 'status',
+        changes: [],
+      });
+      const page =
+        (...ids: number[]) =>
+        (res: ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'application/json', etag: `"p${ids.join('-')}"` });
+          res.end(
+            JSON.stringify({
+              object: 'list',
+              url: '/x',
+              as_of_event_id: null,
+              has_more: false,
+              data: ids.map(event),
+            }),
+          );
+        };
+      script = [page(1), failWith(503), hangUp, failWith(500), page(2, 3)];
+      const stop = new AbortController();
+      const seen: string[] = [];
+      const follower = client({ maxRetries: 0 }).events.follow('gph_x', {
+        after: 'evt_0',
+        signal: stop.signal,
+        minIntervalMs: 5,
+        maxIntervalMs: 20,
+      });
+      for await (const item of follower) {
+        if (item.object === 'event') seen.push(item.id);
+        if (seen.length === 3) stop.abort();
+      }
+      expect(seen).toEqual(['evt_1', 'evt_2', 'evt_3']);
+      expect(requests).toBe(5);
+    });
+
     it('stops waiting as soon as the signal aborts', async () => {
       script = [failWith(503)];
       const stop = new AbortController();
