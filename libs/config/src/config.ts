@@ -15,8 +15,10 @@ const schema = z.object({
     .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
     .default('redis://127.0.0.1:6379'),
   PORT: port.default(3000),
-  /** Address the read API listens on. */
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Address the read API and the ingestor listen on; `0.0.0.0` for every interface. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Bearer token that `/metrics` of both apps asks for; unset, `/metrics` is off (404). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   INGEST_PORT: port.default(3001),
   STALE_AFTER_MS: positiveInt.default(300_000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(100),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@graph-history/config';
+import { TEST_METRICS_TOKEN } from '../../support/metrics-token';
 import { generateApiKey, hashApiKey, maskApiKey, type WatchEvent } from '@graph-history/domain';
 import { AccountRepository, ApiKeyRepository } from '@graph-history/db';
 import { createApiApp } from '../../../apps/api/src/api-app';
@@ -37,6 +38,7 @@ export class ApiHarness {
       RATE_LIMIT_PER_SECOND: '100000',
       RATE_LIMIT_BURST: '100000',
       TRUST_PROXY: 'true',
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       ...env,
     });
     const app = await createApiApp({

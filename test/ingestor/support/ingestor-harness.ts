@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Config, loadConfig } from '@graph-history/config';
 import { Db } from '@graph-history/db';
+import { TEST_METRICS_TOKEN } from '../../support/metrics-token';
 import { createIngestorApp } from '../../../apps/ingestor/src/create-ingestor-app';
 
 /** A queue prefix of its own, so that tests sharing a Redis server never see each other's jobs. */
@@ -13,6 +14,7 @@ export function testConfig(databaseUrl: string, queuePrefix: string): Config {
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL,
     QUEUE_PREFIX: queuePrefix,
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   });
 }
