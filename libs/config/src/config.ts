@@ -37,6 +37,8 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -')
     .default('gh'),
   EMBEDDED_POSTGRES_PORT: port.default(5433),
+  /** Port of the redis-server `start` runs itself when REDIS_URL is unset and 6379 is silent. */
+  EMBEDDED_REDIS_PORT: port.default(6380),
   GRAPH_HISTORY_URL: z.string().url().default('http://127.0.0.1:3001'),
   GRAPH_HISTORY_KEY: z.string().min(1).optional(),
 });
