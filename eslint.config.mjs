@@ -15,15 +15,6 @@ export default tseslint.config(
     },
   },
   {
-    // Executables stay plain CommonJS that any Node.js parses, so an old one gets a clear error.
-    files: ['apps/*/bin/*.js'],
-    languageOptions: {
-      sourceType: 'commonjs',
-      globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly' },
-    },
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
-  },
-  {
     // Migrations run against whatever schema came before them: Kysely<any> is their documented type.
     files: ['db/migrations/**/*.ts', 'libs/db/src/migrate.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

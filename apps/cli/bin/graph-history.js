@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports */
+/* global require, __dirname, process */
 // The `graph-history` executable: runs the built CLI, or says in one line how to build it.
 var path = require('path');
 var fs = require('fs');
