@@ -135,7 +135,7 @@ describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {
       expect(err.stderr.trim().split('\n')).toHaveLength(1);
       expect(err.stderr).toMatch(
         new RegExp(
-          `^Embedded Postgres failed to start on port ${port} .*could not .*EMBEDDED_POSTGRES_PORT`,
+          `^Port ${port} \\(EMBEDDED_POSTGRES_PORT, the embedded Postgres\\) is already in use on 127\\.0\\.0\\.1: .*set EMBEDDED_POSTGRES_PORT to a free port`,
         ),
       );
     } finally {

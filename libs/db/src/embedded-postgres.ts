@@ -12,7 +12,13 @@ import {
   postgresSystemUser,
   SystemUser,
 } from './embedded-postgres-root';
-import { initdb, otherServer, spawnServer, waitUntilReady } from './embedded-postgres-server';
+import {
+  initdb,
+  otherServer,
+  portTaken,
+  spawnServer,
+  waitUntilReady,
+} from './embedded-postgres-server';
 
 export interface EmbeddedPostgresSettings {
   /** The cluster's own folder; its password is kept next to it in `<dataDir>.password`. */
@@ -89,6 +95,12 @@ async function start(settings: EmbeddedPostgresSettings): Promise<EmbeddedPostgr
 
   const createdParent = await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 });
   if (createdParent) await chmod(path.dirname(dataDir), 0o755);
+  if (await portTaken(port)) {
+    throw new Error(
+      `Port ${port} (EMBEDDED_POSTGRES_PORT, the embedded Postgres) is already in use on 127.0.0.1: ` +
+        `stop what listens there, or set EMBEDDED_POSTGRES_PORT to a free port (or DATABASE_URL to use your own server).`,
+    );
+  }
   const { binaries, user, clusterDir } = await runtime(dataDir);
   if (!initialised) {
     password = randomBytes(18).toString('base64url');
