@@ -1,6 +1,7 @@
 import { ApiHarness } from './support/api-harness';
 import { EventScript } from './support/watch-events';
 import { TEST_METRICS_TOKEN } from '../support/metrics-token';
+import { testRedisKeyPrefix } from '../support/redis-keys';
 
 /** Per-key token bucket in Redis, brute-force guard per address, and serving with Redis down. */
 describe('read API: rate limits', () => {
@@ -109,7 +110,7 @@ describe('KeyRateLimiter leases', () => {
     const redis = limiterRedis(process.env.REDIS_URL!, degradation);
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
-      const prefix = `gh:test:lease:${Date.now()}`;
+      const prefix = `${testRedisKeyPrefix()}lease`;
       const replicaA = new KeyRateLimiter(
         redis,
         { perSecond: 100, burst: 200 },
@@ -154,7 +155,7 @@ describe('KeyRateLimiter leases', () => {
     const redis = limiterRedis(process.env.REDIS_URL!, degradation);
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
-      const prefix = `gh:test:concurrent:${Date.now()}`;
+      const prefix = `${testRedisKeyPrefix()}concurrent`;
       const limiter = new KeyRateLimiter(
         redis,
         { perSecond: 100, burst: 200 },

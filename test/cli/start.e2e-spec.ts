@@ -1,11 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { cli } from './support/run-cli';
 import { freePort } from '../support/free-port';
+import { testQueuePrefix } from '../support/redis-keys';
 
 const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
 
@@ -67,7 +67,7 @@ describe('graph-history start', () => {
         PORT: String(await freePort()),
         INGEST_PORT: String(await freePort()),
         DATA_DIR: dataDir,
-        QUEUE_PREFIX: `ghstart${randomBytes(4).toString('hex')}`,
+        QUEUE_PREFIX: testQueuePrefix(),
         LOG_LEVEL: 'warn',
       };
     });

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@graph-history/config';
 import { TEST_METRICS_TOKEN } from '../../support/metrics-token';
+import { testRedisKeyPrefix } from '../../support/redis-keys';
 import { generateApiKey, hashApiKey, maskApiKey, type WatchEvent } from '@graph-history/domain';
 import { AccountRepository, ApiKeyRepository } from '@graph-history/db';
 import { createApiApp } from '../../../apps/api/src/api-app';
@@ -44,7 +44,7 @@ export class ApiHarness {
     const app = await createApiApp({
       config,
       db: t.db,
-      redisKeyPrefix: `gh:test:${randomBytes(6).toString('hex')}:`,
+      redisKeyPrefix: testRedisKeyPrefix(),
     });
     // Real HTTP: Fastify's inject depends on an ESM-only package Jest cannot load.
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Config, loadConfig } from '@graph-history/config';
 import { Db } from '@graph-history/db';
 import { TEST_METRICS_TOKEN } from '../../support/metrics-token';
+import { testQueuePrefix } from '../../support/redis-keys';
 import { createIngestorApp } from '../../../apps/ingestor/src/create-ingestor-app';
 
 /** A queue prefix of its own, so that tests sharing a Redis server never see each other's jobs. */
-export const uniqueQueuePrefix = (): string => `gh-test-${randomBytes(5).toString('hex')}`;
+export const uniqueQueuePrefix = testQueuePrefix;
 
 export function testConfig(databaseUrl: string, queuePrefix: string): Config {
   return loadConfig({
