@@ -13,17 +13,23 @@ export const testRedisKeyPrefix = (): string => `${KEY_PREFIX}${randomBytes(6).t
 
 /** Deletes every Redis key this checkout's tests made (never the whole server: it is shared). */
 export async function deleteTestRedisKeys(url: string): Promise<number> {
+  return (
+    (await deleteKeysMatching(url, `${QUEUE_PREFIX}*`)) +
+    (await deleteKeysMatching(url, `${KEY_PREFIX}*`))
+  );
+}
+
+/** Deletes the keys matching a SCAN pattern. */
+export async function deleteKeysMatching(url: string, pattern: string): Promise<number> {
   const redis = new Redis(url);
   try {
     let deleted = 0;
-    for (const match of [`${QUEUE_PREFIX}*`, `${KEY_PREFIX}*`]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) deleted += await redis.del(...keys);
-      } while (cursor !== '0');
-    }
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
     return deleted;
   } finally {
     redis.disconnect();

@@ -2,7 +2,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import Redis from 'ioredis';
 import { CliError } from '../cli-error';
 
 /** Where `start` looks for Redis when REDIS_URL is unset. */
@@ -30,10 +29,11 @@ export interface LocalRedisOptions {
  * already runs, otherwise a `redis-server` from the PATH run until `stop()`.
  */
 export async function localRedis(o: LocalRedisOptions): Promise<StartRedis> {
+  // Loaded here only: it brings NestJS along, which the other commands do not need.
+  const { assertRedisReachable, redisAnswers } = await import('@graph-history/http');
+  const answersPing = (url: string) => redisAnswers(url, 1_000);
   const stay = (url: string): StartRedis => ({ url, startedHere: false, stop: async () => {} });
   if (o.env.REDIS_URL) {
-    // Loaded here only: it brings NestJS along, which the other commands do not need.
-    const { assertRedisReachable } = await import('@graph-history/http');
     await assertRedisReachable(o.env.REDIS_URL).catch((err: Error) => {
       throw new CliError(err.message);
     });
@@ -49,7 +49,7 @@ export async function localRedis(o: LocalRedisOptions): Promise<StartRedis> {
       `Redis is not running on ${new URL(fallback).host} and no redis-server is on the PATH: ${howTo()}.`,
     );
   }
-  return runRedisServer(binary, o.port, o.dir, own);
+  return runRedisServer(binary, o.port, o.dir, own, answersPing);
 }
 
 async function runRedisServer(
@@ -57,6 +57,7 @@ async function runRedisServer(
   port: number,
   dir: string,
   url: string,
+  answersPing: (url: string) => Promise<boolean>,
 ): Promise<StartRedis> {
   await mkdir(dir, { recursive: true });
   // Own process group: Ctrl-C reaches only the CLI, which stops Redis after the apps.
@@ -93,25 +94,6 @@ async function runRedisServer(
   throw new CliError(
     `${binary} did not start on 127.0.0.1:${port}${said ? ` (${said})` : ''}: set EMBEDDED_REDIS_PORT to a free port, or REDIS_URL to a running Redis.`,
   );
-}
-
-async function answersPing(url: string): Promise<boolean> {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    enableOfflineQueue: false,
-  });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
 }
 
 /** How to get a Redis on this platform. */
