@@ -1,5 +1,7 @@
 import { ApiHarness } from './support/api-harness';
 import { EventScript } from './support/watch-events';
+import { TEST_METRICS_TOKEN } from '../support/metrics-token';
+import { testRedisKeyPrefix } from '../support/redis-keys';
 
 /** Per-key token bucket in Redis, brute-force guard per address, and serving with Redis down. */
 describe('read API: rate limits', () => {
@@ -65,7 +67,7 @@ describe('read API: rate limits', () => {
         (await h.get('/api/v1/graphs', { key: await h.key('acme'), clientAddress: '198.51.100.1' }))
           .status,
       ).toBe(200);
-      const metrics = (await h.get('/metrics', { key: null })).body;
+      const metrics = (await h.get('/metrics', { key: TEST_METRICS_TOKEN })).body;
       expect(metrics).toMatch(
         /graph_history_api_rate_limited_total\{reason="authentication_failures"\} [1-9]/,
       );
@@ -90,7 +92,7 @@ describe('read API: rate limits', () => {
       for (let i = 0; i < 30; i++)
         expect((await h.get('/api/v1/graphs/gph_g', { key })).status).toBe(200);
       expect((await h.get('/api/v1/graphs/gph_g', { key })).status).toBe(429);
-      const metrics = (await h.get('/metrics', { key: null })).body;
+      const metrics = (await h.get('/metrics', { key: TEST_METRICS_TOKEN })).body;
       expect(metrics).toMatch(/graph_history_api_rate_limit_degraded 1/);
       expect(metrics).toMatch(/graph_history_api_rate_limit_insurance_decisions_total [1-9]/);
     });
@@ -108,7 +110,7 @@ describe('KeyRateLimiter leases', () => {
     const redis = limiterRedis(process.env.REDIS_URL!, degradation);
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
-      const prefix = `gh:test:lease:${Date.now()}`;
+      const prefix = `${testRedisKeyPrefix()}lease`;
       const replicaA = new KeyRateLimiter(
         redis,
         { perSecond: 100, burst: 200 },
@@ -153,7 +155,7 @@ describe('KeyRateLimiter leases', () => {
     const redis = limiterRedis(process.env.REDIS_URL!, degradation);
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
-      const prefix = `gh:test:concurrent:${Date.now()}`;
+      const prefix = `${testRedisKeyPrefix()}concurrent`;
       const limiter = new KeyRateLimiter(
         redis,
         { perSecond: 100, burst: 200 },

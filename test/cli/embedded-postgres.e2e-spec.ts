@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +35,13 @@ function step(dataDir: string, port: number, body: string): Promise<{ stdout: st
       await db.end();
     })().catch((err) => { console.error(err.message); process.exit(1); });`;
   return run(process.execPath, ['-e', script], { timeout: 30_000 });
+}
+
+/** The server stops on its own once the step's process exits: waits for its pid file to go. */
+async function waitForStop(cluster: string): Promise<void> {
+  for (let i = 0; i < 40 && existsSync(path.join(cluster, 'postmaster.pid')); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {
@@ -75,10 +90,36 @@ describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {
       `console.log((await db.query('select n from kept')).rows[0].n);`,
     );
     expect(second.stdout.trim()).toBe('42');
-    for (let i = 0; i < 40 && existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')); i++) {
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitForStop(path.join(dataDir, 'postgres'));
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  });
+
+  it('starts from a DATA_DIR only its owner may enter (as root: data kept where postgres can reach it)', async () => {
+    const closed = mkdtempSync(path.join(tmpdir(), 'gh-closed-'));
+    chmodSync(closed, 0o700);
+    const dataDir = path.join(closed, 'data');
+    const port = await freePort();
+    try {
+      await step(dataDir, port, `await db.query('create table kept (n int)');`);
+      const again = await step(
+        dataDir,
+        port,
+        `console.log((await db.query('select count(*) from kept')).rows[0].count);`,
+      );
+      expect(again.stdout.trim()).toBe('0');
+      const cluster = realpathSync(path.join(dataDir, 'postgres'));
+      expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true);
+      if (process.getuid?.() === 0) {
+        expect(cluster.startsWith('/var/lib/graph-history/')).toBe(true);
+        expect(statSync(cluster).uid).not.toBe(0);
+      }
+    } finally {
+      await waitForStop(path.join(dataDir, 'postgres'));
+      const link = path.join(dataDir, 'postgres');
+      if (lstatSync(link).isSymbolicLink())
+        rmSync(path.dirname(realpathSync(link)), { recursive: true, force: true });
+      rmSync(closed, { recursive: true, force: true });
+    }
   });
 
   it('says in one line why it cannot start when the port is taken', async () => {
@@ -94,7 +135,7 @@ describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {
       expect(err.stderr.trim().split('\n')).toHaveLength(1);
       expect(err.stderr).toMatch(
         new RegExp(
-          `^Embedded Postgres failed to start on port ${port} .*could not .*EMBEDDED_POSTGRES_PORT`,
+          `^Port ${port} \\(EMBEDDED_POSTGRES_PORT, the embedded Postgres\\) is already in use on 127\\.0\\.0\\.1: .*set EMBEDDED_POSTGRES_PORT to a free port`,
         ),
       );
     } finally {

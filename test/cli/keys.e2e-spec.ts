@@ -166,7 +166,7 @@ describe('graph-history keys', () => {
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^error: Postgres at 127\.0\.0\.1:1 refused us \(.*\); check DATABASE_URL\.\n$/,
+      /^error: Postgres at 127\.0\.0\.1:1 refused the connection \(.*\): start it or fix DATABASE_URL, or unset DATABASE_URL to use the embedded Postgres\.\n$/,
     );
   });
 

@@ -1,11 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { cli } from './support/run-cli';
 import { freePort } from '../support/free-port';
+import { testQueuePrefix } from '../support/redis-keys';
 
 const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
 
@@ -67,7 +67,7 @@ describe('graph-history start', () => {
         PORT: String(await freePort()),
         INGEST_PORT: String(await freePort()),
         DATA_DIR: dataDir,
-        QUEUE_PREFIX: `ghstart${randomBytes(4).toString('hex')}`,
+        QUEUE_PREFIX: testQueuePrefix(),
         LOG_LEVEL: 'warn',
       };
     });
@@ -109,14 +109,38 @@ describe('graph-history start', () => {
       await expect(fetch(`http://127.0.0.1:${env.PORT}/api/v1/graphs`)).rejects.toThrow();
     });
 
-    it('on a database that has accounts, creates nothing and prints no key', async () => {
+    it('on restart, feeds the demo share again with the kept key and says where to read it; SIGTERM exits 0', async () => {
+      const keyFile = path.join(dataDir, 'demo-key');
+      const key = readFileSync(keyFile, 'utf8').trim();
+      const url = `http://127.0.0.1:${env.PORT}/api/v1/graphs/gph_demo-1`;
+      const headers = { authorization: `Bearer ${key}` };
+      const { child, banner, exited } = await start(env);
+      try {
+        const before = await count(url, headers);
+        expect(banner).not.toMatch(/sk_live_/);
+        expect(banner).toContain(`curl -H "Authorization: Bearer $(cat ${keyFile})" ${url}`);
+        await poll(async () => ((await count(url, headers)) > before ? true : null), 30_000);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+      const accounts = await t.db.selectFrom('accounts').select('name').execute();
+      expect(accounts).toEqual([{ name: 'demo' }]);
+      expect(await t.db.selectFrom('api_keys').select('key_id').execute()).toHaveLength(1);
+    });
+
+    it('on a database with accounts but no demo account, feeds nothing and says how to make a key', async () => {
+      await t.db.updateTable('accounts').set({ name: 'acme' }).execute();
       const { child, banner, exited } = await start(env);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
-      expect(banner).not.toMatch(/sk_live_/);
-      expect(banner).toContain('keys create --account NAME');
-      const accounts = await t.db.selectFrom('accounts').select('name').execute();
-      expect(accounts).toEqual([{ name: 'demo' }]);
+      expect(banner).not.toMatch(/sk_live_|gph_demo-1/);
+      expect(banner).toContain('pnpm exec graph-history keys create --account NAME');
     });
   });
 });
+
+async function count(url: string, headers: Record<string, string>): Promise<number> {
+  const res = await fetch(url, { headers });
+  return ((await res.json()) as { retention: { event_count: number } }).retention.event_count;
+}

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { NodeRecord, StoredGraphCounts } from '@graph-history/domain';
 import { EndpointFixture, endpointFixture } from './support/endpoint-fixture';
 import { T0, validRun, watchEvent } from './support/watch-events';
+import { metricsAuth } from '../support/metrics-token';
 
 /** The apply path in-process: ingest -> BullMQ apply job -> reducer -> events, versions, records. */
 describe('apply', () => {
@@ -148,7 +149,7 @@ describe('apply', () => {
   });
 
   it('counts applied events in /metrics', async () => {
-    const res = await f.app.request('GET', '/metrics');
+    const res = await f.app.request('GET', '/metrics', { headers: metricsAuth });
     const applied = Number(/graph_history_events_applied_total (\d+)/.exec(res.body)![1]);
     expect(applied).toBeGreaterThanOrEqual(300 + 3 + 8);
     expect(res.body).toMatch(/graph_history_apply_delay_seconds_count \d+/);

@@ -14,6 +14,7 @@ import {
 import { IngestorProcess } from './support/ingestor-process';
 import { simulate } from '@graph-history/simulator';
 import { validRun } from './support/watch-events';
+import { metricsAuth } from '../support/metrics-token';
 
 /**
  * Faults against the BUILT ingestor (`node apps/ingestor/dist/main.js`, run `pnpm build` first):
@@ -70,7 +71,7 @@ describe('ingestor faults', () => {
   const appliedMetric = async (p: IngestorProcess) =>
     Number(
       /graph_history_events_applied_total (\d+)/.exec(
-        await (await fetch(`${p.baseUrl}/metrics`)).text(),
+        await (await fetch(`${p.baseUrl}/metrics`, { headers: metricsAuth })).text(),
       )![1],
     );
 

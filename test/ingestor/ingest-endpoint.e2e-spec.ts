@@ -1,6 +1,7 @@
 import { TestKey, createKey } from './support/api-keys';
 import { EndpointFixture, endpointFixture } from './support/endpoint-fixture';
 import { validRun, watchEvent } from './support/watch-events';
+import { metricsAuth } from '../support/metrics-token';
 
 /** ingest.md's endpoint over HTTP: keys, graph creation, body limits, operations endpoints. */
 describe('POST /ingest/v1/graphs/{graph_key}/events', () => {
@@ -180,12 +181,12 @@ describe('POST /ingest/v1/graphs/{graph_key}/events', () => {
   });
 
   describe('operations', () => {
-    it('serves /healthz, /readyz and /metrics without a key', async () => {
+    it('serves /healthz and /readyz without a key, and /metrics with METRICS_TOKEN', async () => {
       expect((await f.app.request('GET', '/healthz')).json()).toEqual({ status: 'ok' });
       const ready = await f.app.request('GET', '/readyz');
       expect(ready.statusCode).toBe(200);
       expect(ready.json()).toEqual({ ready: true, checks: { postgres: 'ok', redis: 'ok' } });
-      const metrics = await f.app.request('GET', '/metrics');
+      const metrics = await f.app.request('GET', '/metrics', { headers: metricsAuth });
       expect(metrics.statusCode).toBe(200);
       expect(metrics.body).toMatch(/graph_history_events_stored_total \d+/);
       expect(

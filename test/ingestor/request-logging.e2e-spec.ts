@@ -3,6 +3,7 @@ import { createKey } from './support/api-keys';
 import { deleteQueueKeys, uniqueQueuePrefix, waitFor } from './support/ingestor-harness';
 import { IngestorProcess } from './support/ingestor-process';
 import { validRun } from './support/watch-events';
+import { metricsAuth } from '../support/metrics-token';
 
 interface RequestLine {
   msg: string;
@@ -42,7 +43,8 @@ describe('ingestor request logging', () => {
     });
     try {
       for (const path of ['/healthz', '/readyz', '/metrics', '/healthz?probe=1']) {
-        expect((await fetch(`${proc.baseUrl}${path}`)).status).toBe(200);
+        const headers = path === '/metrics' ? metricsAuth : {};
+        expect((await fetch(`${proc.baseUrl}${path}`, { headers })).status).toBe(200);
       }
       const res = await fetch(`${proc.baseUrl}/ingest/v1/graphs/logged/events`, {
         method: 'POST',

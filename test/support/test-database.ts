@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createDb, Db } from '@graph-history/db';
-import { TEMPLATE_DB, withDatabase } from './database-url';
+import { TEMPLATE_DB, TEST_DB_PREFIX, withDatabase } from './database-url';
 
 export interface TestDatabase {
   url: string;
@@ -21,7 +21,7 @@ async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
 
 /** A fresh, migrated database cloned from the template: one per test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `gh_test_${randomBytes(6).toString('hex')}`;
+  const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`));
   const url = withDatabase(process.env.DATABASE_URL!, name);
   const db = createDb(url, { max: 5 });

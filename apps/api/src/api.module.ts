@@ -20,6 +20,7 @@ import { GraphListService } from './graphs/graph-list.service';
 import { GraphReadService } from './graphs/graph-read.service';
 import { GraphViewService } from './graphs/graph-view.service';
 import { GraphsController } from './graphs/graphs.controller';
+import { HomeController } from './home/home.controller';
 import { ApiAccessGuard } from './http/api-access.guard';
 import { NodeListService } from './nodes/node-list.service';
 import { NodeLookupService } from './nodes/node-lookup.service';
@@ -72,6 +73,7 @@ export class ApiModule {
         DocsController,
         HealthController,
         ViewerController,
+        HomeController,
       ],
       providers: [
         ...[

@@ -22,15 +22,18 @@ export async function withDatabase<T>(config: Config, fn: (db: Db) => Promise<T>
   try {
     return await fn(db);
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code && UNREACHABLE.has(code)) {
-      throw new CliError(
-        `Postgres at ${new URL(url).host} refused us (${(err as Error).message}); check DATABASE_URL.`,
-      );
-    }
-    throw err;
+    throw databaseRefused(err, url) ?? err;
   } finally {
     await db.destroy();
     await stopEmbeddedPostgres();
   }
+}
+
+/** A one-line CliError when `err` says the database at `url` cannot be reached or refuses us. */
+export function databaseRefused(err: unknown, url: string): CliError | null {
+  const code = (err as { code?: string }).code;
+  if (!code || !UNREACHABLE.has(code)) return null;
+  return new CliError(
+    `Postgres at ${new URL(url).host} refused the connection (${(err as Error).message}): start it or fix DATABASE_URL, or unset DATABASE_URL to use the embedded Postgres.`,
+  );
 }

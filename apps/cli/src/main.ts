@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './node-version-check';
 import { runCli } from './cli';
 import { processIo } from './io';
 

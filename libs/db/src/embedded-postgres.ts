@@ -4,11 +4,18 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { Config } from '@graph-history/config';
+import { packagedBinaries, PostgresBinaries } from './embedded-postgres-binaries';
 import {
-  assertPostgresUserCanEnter,
+  binariesReachableBy,
+  dataDirReachableBy,
   isRoot,
-  loadEmbeddedPostgres,
+  postgresSystemUser,
+  SystemUser,
+} from './embedded-postgres-root';
+import {
+  initdb,
   otherServer,
+  portTaken,
   spawnServer,
   waitUntilReady,
 } from './embedded-postgres-server';
@@ -88,25 +95,20 @@ async function start(settings: EmbeddedPostgresSettings): Promise<EmbeddedPostgr
 
   const createdParent = await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 });
   if (createdParent) await chmod(path.dirname(dataDir), 0o755);
-  if (isRoot()) await assertPostgresUserCanEnter(path.dirname(dataDir));
-  const pkg = loadEmbeddedPostgres();
+  if (await portTaken(port)) {
+    throw new Error(
+      `Port ${port} (EMBEDDED_POSTGRES_PORT, the embedded Postgres) is already in use on 127.0.0.1: ` +
+        `stop what listens there, or set EMBEDDED_POSTGRES_PORT to a free port (or DATABASE_URL to use your own server).`,
+    );
+  }
+  const { binaries, user, clusterDir } = await runtime(dataDir);
   if (!initialised) {
     password = randomBytes(18).toString('base64url');
     await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
-    await pkg.initialise({
-      databaseDir: dataDir,
-      user: 'postgres',
-      password,
-      authMethod: 'scram-sha-256',
-      // initdb refuses to run as root: the package then runs it as `postgres` (created if missing).
-      createPostgresUser: true,
-      initdbFlags: ['--encoding=UTF8'],
-      onLog: () => undefined,
-      onError: () => undefined,
-    });
+    await initdb(binaries.initdb, clusterDir, password, user);
   }
 
-  const server = spawnServer(await pkg.postgresBinary(), dataDir, port);
+  const server = spawnServer(binaries.postgres, clusterDir, port, user);
   const ready = await waitUntilReady(server, url('postgres'));
   if (!ready) {
     server.child.kill('SIGINT');
@@ -118,6 +120,23 @@ async function start(settings: EmbeddedPostgresSettings): Promise<EmbeddedPostgr
   }
   await ensureDatabase(url('postgres'), database);
   return { url: url(database), startedHere: true, stop: server.stop };
+}
+
+/**
+ * The binaries, the user to run them as (null: this one) and the cluster's folder. As root, that
+ * is the `postgres` system user (created if missing), with binaries and data where it can reach them.
+ */
+async function runtime(
+  dataDir: string,
+): Promise<{ binaries: PostgresBinaries; user: SystemUser | null; clusterDir: string }> {
+  const binaries = await packagedBinaries();
+  if (!isRoot()) return { binaries, user: null, clusterDir: dataDir };
+  const user = postgresSystemUser();
+  return {
+    binaries: await binariesReachableBy(user, binaries),
+    user,
+    clusterDir: await dataDirReachableBy(user, dataDir),
+  };
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

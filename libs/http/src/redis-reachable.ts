@@ -5,6 +5,13 @@ export const REDIS_HOWTO =
 
 /** Resolves when Redis answers PING within the timeout; rejects with one line saying how to fix it. */
 export async function assertRedisReachable(url: string, timeoutMs = 2_000): Promise<void> {
+  if (!(await redisAnswers(url, timeoutMs))) {
+    throw new Error(`Redis is not reachable at ${redactUrl(url)}: ${REDIS_HOWTO}.`);
+  }
+}
+
+/** Whether a Redis at `url` answers PING within the timeout. */
+export async function redisAnswers(url: string, timeoutMs = 2_000): Promise<boolean> {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
@@ -15,9 +22,9 @@ export async function assertRedisReachable(url: string, timeoutMs = 2_000): Prom
   client.on('error', () => undefined);
   try {
     await client.connect();
-    await client.ping();
+    return (await client.ping()) === 'PONG';
   } catch {
-    throw new Error(`Redis is not reachable at ${redactUrl(url)}: ${REDIS_HOWTO}.`);
+    return false;
   } finally {
     client.disconnect();
   }

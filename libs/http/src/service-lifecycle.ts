@@ -37,8 +37,12 @@ export function closeOnSignals(app: INestApplication, db: Db): void {
 /** Runs a service's main; a start-up failure prints one line and exits 1. */
 export function runMain(name: string, main: () => Promise<void>): void {
   main().catch((err: unknown) => {
+    const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const fix = inUse
+      ? ': stop what listens there, or set PORT (read API) or INGEST_PORT (ingestor) to a free port'
+      : '';
     process.stderr.write(
-      `${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+      `${name} failed to start: ${err instanceof Error ? err.message : String(err)}${fix}\n`,
     );
     process.exit(1);
   });

@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@graph-history/config';
+import { TEST_METRICS_TOKEN } from '../../support/metrics-token';
+import { testRedisKeyPrefix } from '../../support/redis-keys';
 import { generateApiKey, hashApiKey, maskApiKey, type WatchEvent } from '@graph-history/domain';
 import { AccountRepository, ApiKeyRepository } from '@graph-history/db';
 import { createApiApp } from '../../../apps/api/src/api-app';
@@ -37,12 +38,13 @@ export class ApiHarness {
       RATE_LIMIT_PER_SECOND: '100000',
       RATE_LIMIT_BURST: '100000',
       TRUST_PROXY: 'true',
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       ...env,
     });
     const app = await createApiApp({
       config,
       db: t.db,
-      redisKeyPrefix: `gh:test:${randomBytes(6).toString('hex')}:`,
+      redisKeyPrefix: testRedisKeyPrefix(),
     });
     // Real HTTP: Fastify's inject depends on an ESM-only package Jest cannot load.
     await app.listen({ port: 0, host: '127.0.0.1' });

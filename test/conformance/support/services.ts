@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { type TestDatabase, createTestDatabase } from '../../support/test-database';
 import { ServiceProcess } from '../../support/service-process';
@@ -6,6 +5,7 @@ import { type IssuedKey, createKeyWithCli, revokeKeyWithCli, runCli, type CliRes
 import { type HttpOptions, type HttpResponse, httpCall, uniqueLoopbackAddress } from './http';
 import { waitUntil } from '../../support/wait';
 import { freePort } from '../../support/free-port';
+import { testQueuePrefix } from '../../support/redis-keys';
 
 export type { HttpResponse } from './http';
 export type { IssuedKey } from './cli';
@@ -73,7 +73,7 @@ export class Services {
 
   static async start(apiEnv: Record<string, string> = {}): Promise<Services> {
     const database = await cloneTemplateDatabase();
-    const queuePrefix = `gh-conf-${randomBytes(5).toString('hex')}`;
+    const queuePrefix = testQueuePrefix();
     const env = Services.env(database.url, queuePrefix);
     const apiPort = await freePort();
     const [ingestor, api] = await Promise.all([

@@ -1,18 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Config, loadConfig } from '@graph-history/config';
 import { Db } from '@graph-history/db';
+import { TEST_METRICS_TOKEN } from '../../support/metrics-token';
+import { deleteKeysMatching, testQueuePrefix } from '../../support/redis-keys';
 import { createIngestorApp } from '../../../apps/ingestor/src/create-ingestor-app';
 
 /** A queue prefix of its own, so that tests sharing a Redis server never see each other's jobs. */
-export const uniqueQueuePrefix = (): string => `gh-test-${randomBytes(5).toString('hex')}`;
+export const uniqueQueuePrefix = testQueuePrefix;
 
 export function testConfig(databaseUrl: string, queuePrefix: string): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL,
     QUEUE_PREFIX: queuePrefix,
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   });
 }
@@ -69,21 +71,8 @@ export async function startIngestor(
 }
 
 /** Deletes every Redis key of the queue prefix (never the whole server: it is shared). */
-export async function deleteQueueKeys(queuePrefix: string): Promise<number> {
-  const redis = new Redis(process.env.REDIS_URL!);
-  try {
-    let deleted = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) deleted += await redis.del(...keys);
-    } while (cursor !== '0');
-    return deleted;
-  } finally {
-    redis.disconnect();
-  }
-}
+export const deleteQueueKeys = (queuePrefix: string): Promise<number> =>
+  deleteKeysMatching(process.env.REDIS_URL!, `${queuePrefix}:*`);
 
 /** How many jobs BullMQ holds as active in a queue of the prefix (a dead worker's stay there). */
 export async function activeJobs(queuePrefix: string, queue: string): Promise<number> {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { waitFor } from './ingestor-harness';
 import { freePort } from '../../support/free-port';
+import { TEST_METRICS_TOKEN } from '../../support/metrics-token';
 
 export { freePort };
 
@@ -51,6 +52,7 @@ export class IngestorProcess {
         ...process.env,
         DATABASE_URL: env.databaseUrl,
         QUEUE_PREFIX: env.queuePrefix,
+        METRICS_TOKEN: TEST_METRICS_TOKEN,
         INGEST_PORT: String(port),
         LOG_LEVEL: env.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'warn',
       },

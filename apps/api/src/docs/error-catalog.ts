@@ -50,6 +50,14 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     fix: 'Send a valid key as `Authorization: Bearer <API_KEY>` or as the basic-auth user name with an empty password.',
   },
   {
+    code: 'metrics_token_invalid',
+    status: 401,
+    type: 'authentication_error',
+    param: 'null',
+    when: "GET /metrics without `Authorization: Bearer <token>` matching the server's METRICS_TOKEN (with METRICS_TOKEN unset, /metrics answers 404).",
+    fix: 'Send the METRICS_TOKEN the server was started with as a Bearer token.',
+  },
+  {
     code: 'api_key_restricted',
     status: 403,
     type: 'permission_error',

@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DatabaseHealthRepository } from '@graph-history/db';
+import { MetricsTokenGuard } from '@graph-history/http';
 import { ApiMetrics } from './api-metrics';
 
 /** Liveness, readiness (Postgres; Redis is optional for the API) and Prometheus metrics. */
@@ -28,6 +29,7 @@ export class HealthController {
   }
 
   @Get('metrics')
+  @UseGuards(MetricsTokenGuard)
   @Header('Content-Type', 'text/plain; version=0.0.4')
   metricsText() {
     return this.metrics.registry.metrics();

@@ -9,59 +9,79 @@ import {
   stopEmbeddedPostgres,
 } from '@graph-history/db';
 import { CliError } from '../cli-error';
+import { databaseRefused } from '../database';
 import { IngestClient } from '../ingest-client';
 import { CliIo, cliConfig } from '../io';
 import { appEntry } from '../paths';
 import { AppProcess, waitUntilServing } from '../start/app-process';
-import { createDemoAccountIfEmpty } from '../start/demo-account';
+import { demoAccess } from '../start/demo-account';
 import { LiveFeed } from '../start/live-feed';
+import { localRedis } from '../start/local-redis';
 import { startBanner } from '../start/start-banner';
+import { assertDataDirWritable, assertPortsFree } from '../start/startup-checks';
 
 export function registerStartCommand(program: Command, io: CliIo): void {
   program
     .command('start')
     .description(
-      'Run the read API and the ingestor on this machine (embedded Postgres unless DATABASE_URL is set)',
+      'Run the read API and the ingestor on this machine (embedded Postgres unless DATABASE_URL is set, a local redis-server unless REDIS_URL is set)',
     )
     .action(async () => {
       const config = cliConfig(io);
-      // Loaded here only: it brings NestJS along, which the other commands do not need.
-      const { assertRedisReachable } = await import('@graph-history/http');
-      await assertRedisReachable(config.REDIS_URL).catch((err: Error) => {
-        throw new CliError(err.message);
-      });
-      const databaseUrl = await resolveDatabaseUrl(config).catch((err: Error) => {
-        throw new CliError(err.message);
+      await assertDataDirWritable(config.DATA_DIR);
+      await assertPortsFree(config.HOST, [
+        { port: config.PORT, variable: 'PORT', what: 'the read API' },
+        { port: config.INGEST_PORT, variable: 'INGEST_PORT', what: 'the ingestor' },
+      ]);
+      const redis = await localRedis({
+        env: io.env,
+        port: config.EMBEDDED_REDIS_PORT,
+        dir: path.resolve(config.DATA_DIR, 'redis'),
       });
       try {
-        await serve(io, config, databaseUrl);
+        const databaseUrl = await resolveDatabaseUrl(config).catch((err: Error) => {
+          throw new CliError(err.message);
+        });
+        await serve(io, { ...config, REDIS_URL: redis.url }, databaseUrl, redis.startedHere);
       } finally {
         await stopEmbeddedPostgres();
+        await redis.stop();
       }
     });
 }
 
-async function serve(io: CliIo, config: Config, databaseUrl: string): Promise<void> {
+async function serve(
+  io: CliIo,
+  config: Config,
+  databaseUrl: string,
+  ownRedis: boolean,
+): Promise<void> {
   const db = createDb(databaseUrl, { max: 1 });
   const demo = await migrateToLatest(db)
-    .then(() => createDemoAccountIfEmpty(db))
+    .then(() => demoAccess(db, path.resolve(config.DATA_DIR, 'demo-key')))
+    .catch((err: unknown) => {
+      throw databaseRefused(err, databaseUrl) ?? err;
+    })
     .finally(() => db.destroy());
 
   const logDir = path.resolve(config.DATA_DIR, 'logs');
   await mkdir(logDir, { recursive: true });
-  const env = { ...io.env, DATABASE_URL: databaseUrl };
+  const env = { ...io.env, DATABASE_URL: databaseUrl, REDIS_URL: config.REDIS_URL };
   const apps = [
     new AppProcess('API', appEntry('api'), env, path.join(logDir, 'api.log')),
     new AppProcess('ingestor', appEntry('ingestor'), env, path.join(logDir, 'ingestor.log')),
   ];
+  // Handlers stay until the process exits: a second Ctrl-C (or the one a parent like pnpm
+  // forwards) must not kill it halfway through stopping, which would end it with a failure code.
   let onSignal: () => void = () => undefined;
   const stopSignal = new Promise<void>((resolve) => (onSignal = resolve));
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   let feed: LiveFeed | null = null;
   try {
-    const apiUrl = `http://127.0.0.1:${config.PORT}`;
-    const ingestUrl = `http://127.0.0.1:${config.INGEST_PORT}`;
-    await waitUntilServing(apps[0]!, `${apiUrl}/api/v1/graphs`);
+    const host = reachableHost(config.HOST);
+    const apiUrl = `http://${host}:${config.PORT}`;
+    const ingestUrl = `http://${host}:${config.INGEST_PORT}`;
+    await waitUntilServing(apps[0]!, `${apiUrl}/healthz`);
     await waitUntilServing(apps[1]!, `${ingestUrl}/healthz`);
     if (demo) {
       const client = new IngestClient({ url: ingestUrl, key: demo.key });
@@ -73,6 +93,7 @@ async function serve(io: CliIo, config: Config, databaseUrl: string): Promise<vo
         apiUrl,
         ingestUrl,
         embedded: !config.DATABASE_URL,
+        ownRedis,
         config,
         logDir,
         apps,
@@ -89,10 +110,15 @@ async function serve(io: CliIo, config: Config, databaseUrl: string): Promise<vo
         `The ${crashed.name} stopped unexpectedly. Last lines of ${crashed.logFile}:\n${crashed.lastLogLines()}`,
       );
     }
-    io.stdout.write('Stopping…\n');
+    io.stdout.write('Stopping graph-history…\n');
   } finally {
-    process.removeListener('SIGINT', onSignal).removeListener('SIGTERM', onSignal);
     await feed?.stop();
     await Promise.all(apps.map((a) => a.stop()));
   }
+}
+
+/** How this machine reaches apps listening on HOST (any-interface addresses via loopback). */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -79,6 +79,15 @@ export async function waitUntilServing(
     if (answered) return;
     await new Promise((r) => setTimeout(r, 250));
   }
+  if (!app.running) {
+    // The apps print one "<name> failed to start: <cause and fix>" line: that is the reason.
+    const reason = app
+      .lastLogLines(20)
+      .split('\n')
+      .reverse()
+      .find((l) => l.startsWith(`${app.name} failed to start: `));
+    if (reason) throw new CliError(`${reason} (log: ${app.logFile})`);
+  }
   const why = app.running
     ? `did not answer ${url} within ${timeoutMs / 1000} s`
     : 'exited during start-up';

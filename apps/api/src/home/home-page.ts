@@ -1,0 +1,27 @@
+import { markup } from '../html/html';
+
+/** `GET /`: what runs here and where to go next, for a person who opens the address in a browser. */
+export function homePage(baseUrl: string): string {
+  const graphs = `${baseUrl}/api/v1/graphs`;
+  return markup`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>graph-history</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/favicon.ico">
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+code,pre{font-family:ui-monospace,monospace;background:#f4f4f5;border-radius:4px}code{padding:0 .2em}pre{padding:.8em;overflow:auto}
+li{margin:.3em 0}
+</style></head><body>
+<h1>graph-history</h1>
+<p>This is the <strong>graph-history read API</strong>: live shares of AI-agent activity as graphs,
+readable as of any retained event. It is running.</p>
+<ul>
+<li><a href="/docs">API reference</a> and <a href="/docs/errors">error codes</a></li>
+<li><a href="/api/v1/openapi.json">OpenAPI document</a> (<code>/api/v1/openapi.json</code>)</li>
+<li>Your account's shares: <a href="/api/v1/graphs"><code>/api/v1/graphs</code></a>, with your secret key:
+<pre>curl -H "Authorization: Bearer sk_live_…" ${graphs}</pre></li>
+<li>A share's live view: <code>/graphs/{graph_id}</code> (each share's <code>url</code>); the browser asks
+for the key as the user name, with an empty password.</li>
+</ul>
+</body></html>`.html;
+}
