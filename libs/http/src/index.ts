@@ -13,3 +13,4 @@ export * from './api-key.guard';
 export * from './fastify-setup';
 export * from './oversized-body';
 export * from './service-lifecycle';
+export * from './repository-provider';
