@@ -2,6 +2,7 @@ import { applyEvent, createGraphState } from '@graph-history/domain';
 import { AccountRepository, ApplyRepository } from '@graph-history/db';
 import { validRun } from '../../ingestor/support/watch-events';
 import { ingestPipeline } from '../../support/ingest-pipeline';
+import { rowCount } from '../../support/row-count';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 /** The apply statements on the real database: read the next stored events, commit once. */
@@ -20,13 +21,7 @@ describe('ApplyRepository', () => {
   });
   afterAll(() => t.drop());
 
-  const count = (table: 'inbox' | 'events' | 'node_versions') =>
-    t.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('graph_id', '=', graphId)
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
+  const count = (table: 'inbox' | 'events' | 'node_versions') => rowCount(t.db, table, graphId);
 
   it('reads the head and at most `limit` stored events after applied_seq, in seq order', async () => {
     const pending = await apply.pending(graphId, 2);

@@ -1,5 +1,6 @@
 import { Db, TrimRepository } from '@graph-history/db';
 import { validRun } from '../../ingestor/support/watch-events';
+import { rowCount } from '../../support/row-count';
 import { seedGraph } from '../../support/seed';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
@@ -39,14 +40,6 @@ function keepNewest(
   if (at <= asOf && at > (newest.get(key) ?? -1)) newest.set(key, at);
 }
 
-const count = (db: Db, table: 'events' | 'node_versions' | 'task_snapshots', graphId: number) =>
-  db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('graph_id', '=', graphId)
-    .executeTakeFirstOrThrow()
-    .then((r) => Number(r.n));
-
 /** Trimming on the real database: what it deletes, what it must keep, and its progress. */
 describe('TrimRepository', () => {
   let t: TestDatabase;
@@ -74,9 +67,9 @@ describe('TrimRepository', () => {
     const graphId = await seed('cut');
     const before = await reachable(t.db, graphId, CUT);
     const rows = async () =>
-      (await count(t.db, 'events', graphId)) +
-      (await count(t.db, 'node_versions', graphId)) +
-      (await count(t.db, 'task_snapshots', graphId));
+      (await rowCount(t.db, 'events', graphId)) +
+      (await rowCount(t.db, 'node_versions', graphId)) +
+      (await rowCount(t.db, 'task_snapshots', graphId));
     const rowsBefore = await rows();
 
     const deleted = await chunk(graphId, 0, CUT);
@@ -117,8 +110,8 @@ describe('TrimRepository', () => {
           .execute()
       ).map((r) => `${r.node_no}@${r.valid_from}`);
     expect(await left(pieces)).toEqual(await left(whole));
-    expect(await count(t.db, 'task_snapshots', pieces)).toBe(
-      await count(t.db, 'task_snapshots', whole),
+    expect(await rowCount(t.db, 'task_snapshots', pieces)).toBe(
+      await rowCount(t.db, 'task_snapshots', whole),
     );
   });
 
