@@ -1,7 +1,6 @@
 import { simulate } from '@graph-history/simulator';
 import { AccountRepository } from '@graph-history/db';
-import { GraphApplier } from '../../apps/ingestor/src/apply/graph-applier';
-import { EventStore } from '../../apps/ingestor/src/ingest/event-store';
+import { ingestPipeline } from '../support/ingest-pipeline';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { expectAppliedOnce } from './support/expect-applied-once';
 
@@ -17,11 +16,13 @@ describe('concurrent appliers', () => {
     const [graph] = simulate({ graphs: 1, events: 1_800, seed: 'race', graphKeyPrefix: 'race' });
     const { graphKey, events } = graph!;
     const { accountId } = await new AccountRepository(t.db).findOrCreate('race', Date.now());
-    const store = new EventStore(t.db);
+    const { store } = await ingestPipeline(t.db);
     for (let i = 0; i < events.length; i += 600)
       await store.store({ accountId, graphKey, events: events.slice(i, i + 600) });
 
-    const appliers = [1, 2, 3].map(() => new GraphApplier(t.db, undefined, { batchSize: 50 }));
+    const appliers = await Promise.all(
+      [1, 2, 3].map(async () => (await ingestPipeline(t.db, { APPLY_BATCH_SIZE: '50' })).applier),
+    );
     const graphId = (
       await t.db
         .selectFrom('graphs')

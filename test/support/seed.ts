@@ -1,9 +1,7 @@
 import type { WatchEvent } from '@graph-history/domain';
 import { AccountRepository, Db } from '@graph-history/db';
-import { GraphApplier } from '../../apps/ingestor/src/apply/graph-applier';
-import { EventStore } from '../../apps/ingestor/src/ingest/event-store';
 import { MAX_EVENTS_PER_BATCH } from '../../apps/ingestor/src/ingest/ingest-limits';
-import { Trimmer } from '../../apps/ingestor/src/trim/trimmer';
+import { ingestPipeline } from './ingest-pipeline';
 
 export interface SeedGraphOptions {
   /** Account owning the graph; created when new. Default `seed`. */
@@ -28,8 +26,7 @@ export async function seedGraph(db: Db, options: SeedGraphOptions): Promise<Seed
     options.accountName ?? 'seed',
     Date.now(),
   );
-  const store = new EventStore(db);
-  const applier = new GraphApplier(db);
+  const { store, applier, trimmer } = await ingestPipeline(db);
   let graphId = 0;
   for (let i = 0; i === 0 || i < options.events.length; i += MAX_EVENTS_PER_BATCH) {
     const batch = options.events.slice(i, i + MAX_EVENTS_PER_BATCH);
@@ -40,6 +37,6 @@ export async function seedGraph(db: Db, options: SeedGraphOptions): Promise<Seed
     }));
     await applier.applyPending(graphId);
   }
-  await new Trimmer(db).trim(graphId);
+  await trimmer.trim(graphId);
   return { graphId, accountId: account.accountId };
 }

@@ -2,11 +2,16 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
-import { DatabaseHealthRepository, Db, PendingWorkRepository } from '@graph-history/db';
-import { ApiKeyGuard, CONFIG, CoreModule, DB, loggerParams } from '@graph-history/http';
+import { DatabaseHealthRepository, Db } from '@graph-history/db';
+import {
+  ApiKeyGuard,
+  CONFIG,
+  CoreModule,
+  loggerParams,
+  repositoryProvider,
+} from '@graph-history/http';
 import { ApplyJobHandler } from './apply/apply-job.handler';
-import { GraphApplier } from './apply/graph-applier';
-import { EventStore } from './ingest/event-store';
+import { IngestPipelineModule } from './ingest-pipeline.module';
 import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
 import { IngestorRuntime } from './ingestor-runtime';
@@ -20,7 +25,6 @@ import { MetricsController } from './ops/metrics.controller';
 import { ReadinessService } from './ops/readiness.service';
 import { INGESTOR_OPTIONS, IngestorOptions, PRODUCER_REDIS, WORKER_REDIS } from './tokens';
 import { TrimJobHandler } from './trim/trim-job.handler';
-import { Trimmer } from './trim/trimmer';
 
 export interface IngestorModuleOptions extends IngestorOptions {
   config: Config;
@@ -35,6 +39,7 @@ export class IngestorModule {
       imports: [
         CoreModule.forRoot(config, db),
         LoggerModule.forRoot(loggerParams(config.LOG_LEVEL, 'ingestor')),
+        IngestPipelineModule,
       ],
       controllers: [IngestController, HealthController, MetricsController],
       providers: [
@@ -57,19 +62,7 @@ export class IngestorModule {
             new JobQueues(redis, c.QUEUE_PREFIX),
           inject: [PRODUCER_REDIS, CONFIG],
         },
-        { provide: EventStore, useFactory: (d: Db) => new EventStore(d), inject: [DB] },
-        { provide: GraphApplier, useFactory: (d: Db) => new GraphApplier(d), inject: [DB] },
-        { provide: Trimmer, useFactory: (d: Db) => new Trimmer(d), inject: [DB] },
-        {
-          provide: PendingWorkRepository,
-          useFactory: (d: Db) => new PendingWorkRepository(d),
-          inject: [DB],
-        },
-        {
-          provide: DatabaseHealthRepository,
-          useFactory: (d: Db) => new DatabaseHealthRepository(d),
-          inject: [DB],
-        },
+        repositoryProvider(DatabaseHealthRepository),
         IngestService,
         ApplyJobHandler,
         TrimJobHandler,

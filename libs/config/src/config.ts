@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+const boundedInt = (max: number) => positiveInt.max(max);
 
 const schema = z.object({
   DATABASE_URL: z
@@ -36,6 +37,16 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -')
     .default('gh'),
+  /** Ingestor: stored events read, reduced and committed by one apply statement. */
+  APPLY_BATCH_SIZE: boundedInt(10_000).default(500),
+  /** Ingestor: graphs one process applies at once. */
+  APPLY_CONCURRENCY: boundedInt(64).default(4),
+  /** Ingestor: reducer states kept in memory between apply runs (graphs, least recently used out). */
+  APPLY_STATE_CACHE_GRAPHS: boundedInt(100_000).default(256),
+  /** Ingestor: seqs deleted per trim transaction. */
+  TRIM_CHUNK_SEQS: boundedInt(100_000).default(1_000),
+  /** Ingestor: graphs with pending work the sweeper enqueues per pass. */
+  SWEEP_LIMIT: boundedInt(1_000_000).default(10_000),
   EMBEDDED_POSTGRES_PORT: port.default(5433),
   /** Port of the redis-server `start` runs itself when REDIS_URL is unset and 6379 is silent. */
   EMBEDDED_REDIS_PORT: port.default(6380),

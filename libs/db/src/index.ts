@@ -6,6 +6,7 @@ export * from './repositories/account.repository';
 export * from './repositories/api-key.repository';
 export * from './embedded-postgres';
 export * from './repositories/transaction';
+export * from './repositories/repository';
 export * from './repositories/graph-write.repository';
 export * from './repositories/node-ref.repository';
 export * from './repositories/inbox.repository';

@@ -14,3 +14,4 @@ export * from './fastify-setup';
 export * from './oversized-body';
 export * from './service-lifecycle';
 export * from './metrics-token.guard';
+export * from './repository-provider';

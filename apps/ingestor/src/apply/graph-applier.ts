@@ -1,3 +1,5 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Config } from '@graph-history/config';
 import {
   AppliedEvent,
   applyEvent,
@@ -6,13 +8,8 @@ import {
   GraphState,
   graphStateFromRows,
 } from '@graph-history/domain';
-import {
-  ApplyRepository,
-  Db,
-  GraphStateRepository,
-  InboxEvent,
-  inSnapshot,
-} from '@graph-history/db';
+import { ApplyRepository, GraphStateRepository, InboxEvent, Transactions } from '@graph-history/db';
+import { CONFIG } from '@graph-history/http';
 import { GraphStateCache } from './graph-state-cache';
 import { retainedFirstSeq } from './retention';
 
@@ -25,11 +22,8 @@ export interface ApplyOutcome {
   delaysMs: number[];
 }
 
-export interface GraphApplierOptions {
-  /** Events applied per batch (one read, one write statement). */
-  batchSize: number;
-  now: () => number;
-}
+/** The settings of the apply path: events applied per batch (one read, one write statement). */
+export type ApplySettings = Pick<Config, 'APPLY_BATCH_SIZE'>;
 
 interface BatchResult {
   events: InboxEvent[];
@@ -48,16 +42,15 @@ type PendingRun = Awaited<ReturnType<ApplyRepository['pending']>>;
  * once, whichever process runs it and whenever a process dies. BullMQ's per-graph deduplication
  * keeps two appliers of a graph from running at once, except for the sweeper's rescue jobs.
  */
+@Injectable()
 export class GraphApplier {
-  private readonly options: GraphApplierOptions;
-
   constructor(
-    private readonly db: Db,
-    private readonly cache = new GraphStateCache(),
-    options: Partial<GraphApplierOptions> = {},
-  ) {
-    this.options = { batchSize: 500, now: Date.now, ...options };
-  }
+    private readonly transactions: Transactions,
+    private readonly applyRows: ApplyRepository,
+    private readonly stateRows: GraphStateRepository,
+    private readonly cache: GraphStateCache,
+    @Inject(CONFIG) private readonly settings: ApplySettings,
+  ) {}
 
   /**
    * Applies every event of the graph stored before the call, one committed batch at a time;
@@ -72,7 +65,7 @@ export class GraphApplier {
       const batch = await this.applyBatch(graphId);
       if (batch === 'done') return total;
       if (batch === 'lost-race') continue;
-      const appliedAt = this.options.now();
+      const appliedAt = Date.now();
       const outcome = {
         applied: batch.events.length,
         trimDue: batch.trimDue,
@@ -92,8 +85,7 @@ export class GraphApplier {
    * succeeds only if no other applier committed meanwhile ('lost-race': nothing was written).
    */
   private async applyBatch(graphId: number): Promise<BatchResult | 'done' | 'lost-race'> {
-    const repo = new ApplyRepository(this.db);
-    let pending = await repo.pending(graphId, this.options.batchSize);
+    let pending = await this.applyRows.pending(graphId, this.settings.APPLY_BATCH_SIZE);
     if (!pending || pending.head.appliedSeq >= pending.head.ingestedSeq) return 'done';
     let state = this.cache.take(graphId, pending.head.appliedSeq);
     if (!state) ({ pending, state } = await this.load(graphId));
@@ -103,12 +95,12 @@ export class GraphApplier {
     const applied = reduce(state, head.appliedSeq, events);
     const appliedSeq = head.appliedSeq + events.length;
     const firstSeq = retainedFirstSeq(head.firstSeq, appliedSeq);
-    const committed = await repo.commitIfCurrent(
+    const committed = await this.applyRows.commitIfCurrent(
       graphId,
       head.appliedSeq,
       applied,
       { appliedSeq, firstSeq, lastEvent: state.lastCreated, counts: state.counts },
-      this.options.now(),
+      Date.now(),
     );
     // The state was taken out of the cache; only a committed one goes back.
     if (!committed) return 'lost-race';
@@ -122,12 +114,12 @@ export class GraphApplier {
 
   /** The pending events and the reducer state rebuilt from the rows, read in one snapshot. */
   private load(graphId: number): Promise<{ pending: PendingRun | null; state: GraphState }> {
-    return inSnapshot(this.db, async (trx) => {
-      const pending = await new ApplyRepository(trx).pending(graphId, this.options.batchSize);
+    return this.transactions.snapshot(async (trx) => {
+      const pending = await this.applyRows.in(trx).pending(graphId, this.settings.APPLY_BATCH_SIZE);
       if (!pending || pending.head.appliedSeq === 0)
         return { pending, state: createGraphState(graphId) };
       const { head } = pending;
-      const rows = await new GraphStateRepository(trx).currentRows(graphId);
+      const rows = await this.stateRows.in(trx).currentRows(graphId);
       const state = graphStateFromRows({
         graphId,
         lastSeq: head.appliedSeq,

@@ -8,7 +8,7 @@ import type { GraphState } from '@graph-history/domain';
 export class GraphStateCache {
   private readonly states = new Map<number, GraphState>();
 
-  constructor(private readonly maxGraphs = 256) {}
+  constructor(private readonly maxGraphs: number) {}
 
   take(graphId: number, appliedSeq: number): GraphState | undefined {
     const state = this.states.get(graphId);

@@ -1,9 +1,10 @@
+import { Injectable } from '@nestjs/common';
 import {
   Db,
   GraphWriteRepository,
-  inTransaction,
   InboxRepository,
   NodeRefRepository,
+  Transactions,
 } from '@graph-history/db';
 import { eventRejected, graphKeyTaken } from './ingest-errors';
 import { namedRefs, rawKey } from './named-refs';
@@ -38,30 +39,36 @@ const OPTIMISTIC_ATTEMPTS = 3;
  * for its next attempt. When `store` resolves, the batch is committed (inbox rows with their
  * final seqs, keys, refs); when it throws, nothing of it was stored, not even a new graph.
  */
+@Injectable()
 export class EventStore {
   constructor(
-    private readonly db: Db,
-    private readonly now: () => number = Date.now,
+    private readonly transactions: Transactions,
+    private readonly inbox: InboxRepository,
+    private readonly nodeRefs: NodeRefRepository,
+    private readonly graphs: GraphWriteRepository,
   ) {}
 
   async store(batch: EventBatch): Promise<StoredBatch> {
     for (let attempt = 1; ; attempt++) {
       const stored =
         attempt <= OPTIMISTIC_ATTEMPTS
-          ? await this.attempt(this.db, batch)
-          : await inTransaction(this.db, async (trx) => {
-              await new GraphWriteRepository(trx).lockByKey(batch.graphKey);
-              return this.attempt(trx, batch);
+          ? await this.attempt(batch)
+          : await this.transactions.run(async (trx) => {
+              await this.graphs.in(trx).lockByKey(batch.graphKey);
+              return this.attempt(batch, trx);
             });
       if (stored) return stored;
     }
   }
 
-  /** Null when the batch must be tried again: the graph was just created, or a writer got in first. */
-  private async attempt(db: Db, batch: EventBatch): Promise<StoredBatch | null> {
+  /**
+   * Null when the batch must be tried again: the graph was just created, or a writer got in
+   * first. Runs in `trx` when the caller holds the graph row lock, else statement by statement.
+   */
+  private async attempt(batch: EventBatch, trx?: Db): Promise<StoredBatch | null> {
     const keys = batch.events.map(rawKey).filter((k): k is string => k !== undefined);
     const names = [...new Set(batch.events.flatMap(namedRefs))];
-    const graph = await new InboxRepository(db).snapshot(batch.graphKey, keys, names);
+    const graph = await this.inbox.in(trx).snapshot(batch.graphKey, keys, names);
     if (graph && graph.accountId !== batch.accountId) throw graphKeyTaken(batch.graphKey);
 
     const { fresh, duplicates } = splitDuplicates(batch.events, graph?.keys ?? new Set());
@@ -69,13 +76,12 @@ export class EventStore {
     const validation = await validateWithStoredRefs(
       fresh.map((f) => f.raw),
       known,
-      async (missing) =>
-        graph ? new NodeRefRepository(db).find(graph.graphId, missing) : new Map(),
+      async (missing) => (graph ? this.nodeRefs.in(trx).find(graph.graphId, missing) : new Map()),
     );
     if (!validation.ok) throw eventRejected(fresh[validation.index]!.index, validation.rejection);
 
     if (!graph || graph.ingestedSeq === null) {
-      await this.createGraph(batch);
+      await this.createGraph(batch, trx);
       return null;
     }
     const result: StoredBatch = {
@@ -86,27 +92,30 @@ export class EventStore {
       ingestedSeq: graph.ingestedSeq + validation.events.length,
     };
     if (result.accepted === 0) return result;
-    const appended = await new InboxRepository(db).appendIfUnchanged(graph.graphId, {
+    const appended = await this.inbox.in(trx).appendIfUnchanged(graph.graphId, {
       afterSeq: graph.ingestedSeq,
       events: validation.events,
       refs: validation.refs,
-      received: this.now(),
+      received: Date.now(),
     });
     return appended ? result : null;
   }
 
-  /** First write of a valid batch: creates `gph_<key>` (source watch) under the account. */
-  private async createGraph(batch: EventBatch): Promise<void> {
-    await inTransaction(this.db, async (trx) => {
-      const graphs = new GraphWriteRepository(trx);
+  /**
+   * First write of a valid batch: creates `gph_<key>` (source watch) under the account, in the
+   * caller's transaction `trx` when it holds one, else in a transaction of its own.
+   */
+  private async createGraph(batch: EventBatch, trx?: Db): Promise<void> {
+    await this.transactions.run(async (t) => {
+      const graphs = this.graphs.in(t);
       const { graphId, accountId } = await graphs.claimKey(batch.graphKey, batch.accountId);
       if (accountId !== batch.accountId) return; // the next attempt answers graph_key_taken
       await graphs.createWatchGraph({
         graphId,
         graphKey: batch.graphKey,
         accountId,
-        created: this.now(),
+        created: Date.now(),
       });
-    });
+    }, trx);
   }
 }

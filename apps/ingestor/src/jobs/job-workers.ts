@@ -9,9 +9,6 @@ import { WORKER_REDIS } from '../tokens';
 import { TrimJobHandler } from '../trim/trim-job.handler';
 import { APPLY_QUEUE, GraphJob, TRIM_QUEUE } from './job-queues';
 
-/** Graphs applied at once by one process (each waits on I/O most of the time). */
-const APPLY_CONCURRENCY = 4;
-
 /**
  * A job whose process died stays active, locked, until its lock expires and a stall check moves it
  * back to wait: at most lockDuration + stalledInterval. The sweeper's rescue jobs apply a graph
@@ -35,7 +32,9 @@ export class JobWorkers {
 
   start(): void {
     this.workers = [
-      this.worker(APPLY_QUEUE, APPLY_CONCURRENCY, (graphId) => this.apply.handle(graphId)),
+      this.worker(APPLY_QUEUE, this.config.APPLY_CONCURRENCY, (graphId) =>
+        this.apply.handle(graphId),
+      ),
       this.worker(TRIM_QUEUE, 1, (graphId) => this.trim.handle(graphId)),
     ];
   }

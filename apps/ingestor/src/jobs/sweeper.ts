@@ -1,11 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Config } from '@graph-history/config';
 import { PendingWorkRepository } from '@graph-history/db';
+import { CONFIG } from '@graph-history/http';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { ApplyProgress } from './apply-progress';
 import { JobQueues } from './job-queues';
 
 const SWEEP_INTERVAL_MS = 1_000;
-const SWEEP_LIMIT = 10_000;
 
 /**
  * Postgres is the source of truth and jobs are re-derived from it: on boot and every second,
@@ -26,6 +27,7 @@ export class Sweeper {
     private readonly pending: PendingWorkRepository,
     private readonly queues: JobQueues,
     private readonly metrics: IngestorMetrics,
+    @Inject(CONFIG) private readonly config: Pick<Config, 'SWEEP_LIMIT'>,
   ) {}
 
   start(): void {
@@ -40,7 +42,7 @@ export class Sweeper {
   }
 
   async sweep(): Promise<void> {
-    const graphs = await this.pending.list(SWEEP_LIMIT);
+    const graphs = await this.pending.list(this.config.SWEEP_LIMIT);
     this.metrics.applyLag.set(graphs.reduce((sum, g) => sum + g.unapplied, 0));
     const stuck = this.progress.stuck(graphs);
     this.metrics.applyRescues.inc(stuck.length);

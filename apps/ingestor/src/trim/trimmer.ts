@@ -1,26 +1,34 @@
-import { Db, inTransaction, TrimRepository } from '@graph-history/db';
+import { Inject, Injectable } from '@nestjs/common';
+import { Config } from '@graph-history/config';
+import { TrimRepository, Transactions } from '@graph-history/db';
+import { CONFIG } from '@graph-history/http';
+
+/** The settings of trimming: seqs deleted per transaction. */
+export type TrimSettings = Pick<Config, 'TRIM_CHUNK_SEQS'>;
 
 /**
  * Deletes what retention cut off, in bounded chunks of seqs, one transaction each; progress is
  * recorded in trimmed_seq by every chunk, so an interrupted trim resumes where it stopped.
  */
+@Injectable()
 export class Trimmer {
   constructor(
-    private readonly db: Db,
-    private readonly chunkSeqs = 1_000,
+    private readonly transactions: Transactions,
+    private readonly trimRows: TrimRepository,
+    @Inject(CONFIG) private readonly settings: TrimSettings,
   ) {}
 
   /** Trims the graph up to its current first_seq; returns the number of rows deleted. */
   async trim(graphId: number): Promise<number> {
     let deleted = 0;
     for (;;) {
-      const progress = await new TrimRepository(this.db).progress(graphId);
+      const progress = await this.trimRows.progress(graphId);
       if (!progress || progress.firstSeq === null || progress.trimmedSeq >= progress.firstSeq)
         return deleted;
       const from = progress.trimmedSeq;
-      const to = Math.min(from + this.chunkSeqs, progress.firstSeq);
-      deleted += await inTransaction(this.db, (trx) =>
-        new TrimRepository(trx).trimChunk(graphId, from, to),
+      const to = Math.min(from + this.settings.TRIM_CHUNK_SEQS, progress.firstSeq);
+      deleted += await this.transactions.run((trx) =>
+        this.trimRows.in(trx).trimChunk(graphId, from, to),
       );
     }
   }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history/domain';
-import { Db } from '../connection';
+import { Repository } from './repository';
 import { appliedRows } from './applied-rows';
 import { insertRowsSql } from './json-rows';
 
@@ -32,9 +32,7 @@ export interface AppliedHead {
 }
 
 /** The apply path: read the next stored events of a graph, write what the reducer produced. */
-export class ApplyRepository {
-  constructor(private readonly db: Db) {}
-
+export class ApplyRepository extends Repository {
   /** The graph's apply head and up to `limit` stored events after applied_seq, in one query. */
   async pending(
     graphId: number,

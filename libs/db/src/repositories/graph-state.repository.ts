@@ -1,5 +1,5 @@
 import type { NodeRecord, TaskItem, WaitRecord } from '@graph-history/domain';
-import { Db } from '../connection';
+import { Repository } from './repository';
 
 /** The current (newest) rows of a graph, from which the reducer's state is rebuilt. */
 export interface CurrentGraphRows {
@@ -9,9 +9,7 @@ export interface CurrentGraphRows {
 }
 
 /** Reads what the apply worker needs to rebuild a graph's reducer state. */
-export class GraphStateRepository {
-  constructor(private readonly db: Db) {}
-
+export class GraphStateRepository extends Repository {
   async currentRows(graphId: number): Promise<CurrentGraphRows> {
     const nodes = await this.db
       .selectFrom('node_versions')

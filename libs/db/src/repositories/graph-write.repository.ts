@@ -1,4 +1,4 @@
-import { Db } from '../connection';
+import { Repository } from './repository';
 
 /** Who holds a graph key: its internal graph id and owning account. */
 export interface GraphKeyOwner {
@@ -14,9 +14,7 @@ export interface NewWatchGraph {
 }
 
 /** Graph creation on first write, and the graph row lock of contended writers. */
-export class GraphWriteRepository {
-  constructor(private readonly db: Db) {}
-
+export class GraphWriteRepository extends Repository {
   /**
    * Locks the graph row of `graphKey` (when there is one) until the transaction ends: the
    * writers of a graph that keep losing the optimistic race queue up here instead.

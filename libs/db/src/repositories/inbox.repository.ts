@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { WatchEvent } from '@graph-history/domain';
-import { Db } from '../connection';
+import { Repository } from './repository';
 import { insertRowsSql } from './json-rows';
 import { RefStatus } from './node-ref.repository';
 import { anyText, isStorableText } from './storable-text';
@@ -27,9 +27,7 @@ export interface NewBatch {
 }
 
 /** The ingest side of a graph: its durable inbox, idempotency keys and known refs. */
-export class InboxRepository {
-  constructor(private readonly db: Db) {}
-
+export class InboxRepository extends Repository {
   /** The graph of `graphKey` with its stored keys among `keys` and the statuses of `refs`. */
   async snapshot(graphKey: string, keys: string[], refs: string[]): Promise<IngestSnapshot | null> {
     const row = await sql<{

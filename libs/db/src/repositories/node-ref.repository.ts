@@ -1,13 +1,11 @@
 import type { RefStatus } from '@graph-history/domain';
-import { Db } from '../connection';
+import { Repository } from './repository';
 import { anyText, isStorableText } from './storable-text';
 
 export type { RefStatus };
 
 /** Which refs of a graph exist and which have ended, as of every stored event (ingest validation). */
-export class NodeRefRepository {
-  constructor(private readonly db: Db) {}
-
+export class NodeRefRepository extends Repository {
   /** The status of each of `refs` that exists; refs absent from the result do not exist. */
   async find(graphId: number, refs: string[]): Promise<Map<string, RefStatus>> {
     const found = new Map<string, RefStatus>();

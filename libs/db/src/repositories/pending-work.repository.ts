@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Db } from '../connection';
+import { Repository } from './repository';
 
 export interface PendingGraph {
   graphId: number;
@@ -12,9 +12,7 @@ export interface PendingGraph {
 }
 
 /** Graphs with work left (Postgres is the source of truth; jobs are re-derived from it). */
-export class PendingWorkRepository {
-  constructor(private readonly db: Db) {}
-
+export class PendingWorkRepository extends Repository {
   async list(limit: number): Promise<PendingGraph[]> {
     // The predicate matches the partial index graphs_pending_work.
     const rows = await this.db

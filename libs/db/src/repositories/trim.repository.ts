@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Db } from '../connection';
+import { Repository } from './repository';
 
 export interface TrimProgress {
   /** Oldest retained seq (null before the first applied event). */
@@ -9,9 +9,7 @@ export interface TrimProgress {
 }
 
 /** Deletes what retention cut off: events before first_seq and version rows no retained as_of reaches. */
-export class TrimRepository {
-  constructor(private readonly db: Db) {}
-
+export class TrimRepository extends Repository {
   async progress(graphId: number): Promise<TrimProgress | null> {
     const row = await this.db
       .selectFrom('graphs')
@@ -25,6 +23,7 @@ export class TrimRepository {
    * Trims the seq range [from, to) (to <= first_seq): deletes its events, and every version row /
    * task snapshot superseded by a newer one with seq in (from, to] — none of which an as_of >= to
    * can reach. Versions superseded at or before `from` went in earlier chunks. Returns rows deleted.
+   * Its statements belong together: run it on a transaction (`in(trx)`).
    */
   async trimChunk(graphId: number, from: number, to: number): Promise<number> {
     const events = await this.db

@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { Config } from '@graph-history/config';
+import {
+  ApplyRepository,
+  Db,
+  GraphStateRepository,
+  GraphWriteRepository,
+  InboxRepository,
+  NodeRefRepository,
+  PendingWorkRepository,
+  Transactions,
+  TrimRepository,
+} from '@graph-history/db';
+import { CONFIG, DB, repositoryProvider } from '@graph-history/http';
+import { GraphApplier } from './apply/graph-applier';
+import { GraphStateCache } from './apply/graph-state-cache';
+import { EventStore } from './ingest/event-store';
+import { Trimmer } from './trim/trimmer';
+
+/**
+ * The ingestor's write path without HTTP or queues: store a batch (EventStore), apply what is
+ * stored (GraphApplier), delete what retention cut off (Trimmer). Needs CoreModule (CONFIG, DB).
+ */
+@Module({
+  providers: [
+    ...[
+      InboxRepository,
+      NodeRefRepository,
+      GraphWriteRepository,
+      ApplyRepository,
+      GraphStateRepository,
+      TrimRepository,
+      PendingWorkRepository,
+    ].map(repositoryProvider),
+    { provide: Transactions, useFactory: (db: Db) => new Transactions(db), inject: [DB] },
+    {
+      provide: GraphStateCache,
+      useFactory: (c: Config) => new GraphStateCache(c.APPLY_STATE_CACHE_GRAPHS),
+      inject: [CONFIG],
+    },
+    EventStore,
+    GraphApplier,
+    Trimmer,
+  ],
+  exports: [EventStore, GraphApplier, Trimmer, PendingWorkRepository],
+})
+export class IngestPipelineModule {}

@@ -1,0 +1,33 @@
+import { loadConfig } from './config';
+
+describe('ingestor batch settings', () => {
+  it('default to the sizes the ingestor was tuned with', () => {
+    expect(loadConfig({})).toMatchObject({
+      APPLY_BATCH_SIZE: 500,
+      APPLY_CONCURRENCY: 4,
+      APPLY_STATE_CACHE_GRAPHS: 256,
+      TRIM_CHUNK_SEQS: 1_000,
+      SWEEP_LIMIT: 10_000,
+    });
+  });
+
+  it('are read from the environment', () => {
+    expect(loadConfig({ APPLY_BATCH_SIZE: '50', TRIM_CHUNK_SEQS: '7' })).toMatchObject({
+      APPLY_BATCH_SIZE: 50,
+      TRIM_CHUNK_SEQS: 7,
+    });
+  });
+
+  it.each([
+    ['APPLY_BATCH_SIZE', '0'],
+    ['APPLY_BATCH_SIZE', '10001'],
+    ['APPLY_CONCURRENCY', '1.5'],
+    ['APPLY_STATE_CACHE_GRAPHS', 'many'],
+    ['TRIM_CHUNK_SEQS', '-1'],
+    ['SWEEP_LIMIT', '1000001'],
+  ])('refuse %s=%s with one line naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(
+      new RegExp(`^Invalid configuration: ${name}="${value.replace('.', '\\.')}": `),
+    );
+  });
+});

@@ -1,0 +1,66 @@
+import { applyEvent, createGraphState } from '@graph-history/domain';
+import { AccountRepository, ApplyRepository } from '@graph-history/db';
+import { validRun } from '../../ingestor/support/watch-events';
+import { ingestPipeline } from '../../support/ingest-pipeline';
+import { rowCount } from '../../support/row-count';
+import { createTestDatabase, TestDatabase } from '../../support/test-database';
+
+/** The apply statements on the real database: read the next stored events, commit once. */
+describe('ApplyRepository', () => {
+  let t: TestDatabase;
+  let apply: ApplyRepository;
+  let graphId: number;
+  const events = validRun('ar', 5);
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    apply = new ApplyRepository(t.db);
+    const { accountId } = await new AccountRepository(t.db).findOrCreate('apply', 1);
+    const { store } = await ingestPipeline(t.db);
+    ({ graphId } = await store.store({ accountId, graphKey: 'ar', events }));
+  });
+  afterAll(() => t.drop());
+
+  const count = (table: 'inbox' | 'events' | 'node_versions') => rowCount(t.db, table, graphId);
+
+  it('reads the head and at most `limit` stored events after applied_seq, in seq order', async () => {
+    const pending = await apply.pending(graphId, 2);
+    expect(pending!.head).toEqual({
+      ingestedSeq: 5,
+      appliedSeq: 0,
+      firstSeq: null,
+      lastEvent: null,
+      counts: null,
+    });
+    expect(pending!.events.map((e) => [e.seq, e.event])).toEqual([
+      [1, events[0]],
+      [2, events[1]],
+    ]);
+    expect(await apply.pending(999_999, 2)).toBeNull();
+  });
+
+  it('commits a run once: a commit after a stale applied_seq writes nothing', async () => {
+    const { events: run } = (await apply.pending(graphId, 3))!;
+    const state = createGraphState(graphId);
+    const applied = run.map(({ seq, event }) => applyEvent(state, event, seq));
+    const head = {
+      appliedSeq: 3,
+      firstSeq: 1,
+      lastEvent: state.lastCreated,
+      counts: state.counts,
+    };
+
+    expect(await apply.commitIfCurrent(graphId, 1, applied, head, 9)).toBe(false);
+    expect([await count('events'), await count('node_versions'), await count('inbox')]).toEqual([
+      0, 0, 5,
+    ]);
+
+    expect(await apply.commitIfCurrent(graphId, 0, applied, head, 9)).toBe(true);
+    expect(await apply.commitIfCurrent(graphId, 0, applied, head, 9)).toBe(false);
+    expect([await count('events'), await count('inbox')]).toEqual([3, 2]);
+    expect(await count('node_versions')).toBeGreaterThan(0);
+    const next = await apply.pending(graphId, 10);
+    expect(next!.head).toMatchObject({ appliedSeq: 3, firstSeq: 1, counts: state.counts });
+    expect(next!.events.map((e) => e.seq)).toEqual([4, 5]);
+  });
+});
