@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     let reference = await measure(baseline.baseUrl, base('before'));
     results.push([base('before'), reference, reference]);
     for (const s of readScenarios(targets, mixed)) {
-      if (s.goal?.text.includes('baseline')) {
+      if (s.goal?.ofBaseline) {
         reference = await measure(baseline.baseUrl, base(`before ${s.id}`));
         results.push([base(`before ${s.id}`), reference, reference]);
       }

@@ -11,6 +11,8 @@
  *      store-to-readable latency from the 202 to the batch being applied (graphs.applied_seq).
  * Applied events/s are printed as a share of the limit. Needs DATABASE_URL, REDIS_URL and
  * `pnpm build`. Sizes: BENCH_INGEST_* variables (see `setting`); BENCH_INGEST_PHASES picks phases.
+ * `pnpm profile:ingest` runs it with CPU_PROFILE_DIR, BENCH_INGEST_EXPLAIN and
+ * BENCH_INGESTOR_NODE_ARGS (preloads for the ingestor processes).
  */
 import { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -22,9 +24,11 @@ import { createKey } from '../test/ingestor/support/api-keys';
 import { ApplyQueueSwitch } from './support/apply-queue';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
+import { autoExplain } from './support/auto-explain';
 import { IngestClient } from './support/ingest-client';
 import { loadAverage } from './support/machine-load';
 import { measureWriteLimit, WriteLimit } from './support/postgres-write-limit';
+import { profileWindow } from './support/profile-window';
 
 const setting = (name: string, fallback: number): number =>
   Number(process.env[`BENCH_INGEST_${name}`] ?? fallback);
@@ -43,7 +47,10 @@ const LATENCY = {
 const PHASES = (process.env.BENCH_INGEST_PHASES ?? 'throughput,limit,backlog,latency').split(',');
 /** Ingestor processes (HTTP + worker each, one database and queue); graphs are spread over them. */
 const PROCESSES = setting('PROCESSES', 1);
-const QUEUE_PREFIX = 'gh-bench-ingest';
+/** Own queues per run: another run on the same Redis must neither take nor pause these jobs. */
+/** Set by `pnpm profile:ingest` (with the profile-window preload in BENCH_INGESTOR_NODE_ARGS). */
+const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
+const QUEUE_PREFIX = `gh-bench-ingest-${process.pid}`;
 const POLL_MS = 5;
 
 interface Pending {
@@ -65,6 +72,7 @@ async function main(): Promise<void> {
   const queue = new ApplyQueueSwitch(QUEUE_PREFIX);
   try {
     await migrateToLatest(db);
+    if (process.env.BENCH_INGEST_EXPLAIN) await autoExplain(bench.name, true);
     const { auth } = await createKey(db, 'bench');
     const urls: string[] = [];
     for (let i = 0; i < PROCESSES; i++) {
@@ -85,13 +93,19 @@ async function main(): Promise<void> {
     );
     let applied: number | undefined;
     let limit: WriteLimit | undefined;
-    if (PHASES.includes('throughput')) applied = await throughputPhase(db, client);
+    const profiled = <T>(name: string, during: () => Promise<T>): Promise<T> =>
+      PROFILE_DIR ? profileWindow(ingestors, PROFILE_DIR, name, during) : during();
+    if (PHASES.includes('throughput'))
+      applied = await profiled('ingest-throughput', () => throughputPhase(db, client));
     if (PHASES.includes('limit') && applied !== undefined) limit = await limitPhase(db, bench.url);
     if (limit && applied !== undefined)
       console.log(
-        `  apply sustained (end to end) = ${((100 * applied) / limit.eventsPerSecond).toFixed(0)}% of the Postgres limit`,
+        `  applied (sustained, throughput phase) = ${((100 * applied) / limit.eventsPerSecond).toFixed(0)}% of the Postgres limit`,
       );
-    if (PHASES.includes('backlog')) await backlogPhase(db, client, queue, limit);
+    if (PHASES.includes('backlog'))
+      await backlogPhase(db, client, queue, limit, (during) =>
+        profiled('ingest-backlog-apply', during),
+      );
     if (PHASES.includes('latency'))
       for (const rate of LATENCY.rates) await latencyPhase(db, client, rate);
     console.log(`${new Date().toISOString()} ${loadAverage()} at end`);
@@ -158,6 +172,7 @@ async function backlogPhase(
   client: IngestClient,
   queue: ApplyQueueSwitch,
   limit: WriteLimit | undefined,
+  profiled: <T>(during: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
   console.log('backlog: store with the apply queue paused, then time the apply alone');
   const graphs = simulate({
@@ -173,10 +188,12 @@ async function backlogPhase(
   console.log(
     `  stored : ${total} events in ${((stored - start) / 1000).toFixed(2)} s = ${perSecond(total, stored - start)} events/s (nothing applied)`,
   );
-  const resumed = now();
-  const applied = watchApplied(db, 'bl-', total);
-  await queue.resume();
-  const { allAppliedAt } = await applied;
+  const { resumed, allAppliedAt } = await profiled(async () => {
+    const resumed = now();
+    const applied = watchApplied(db, 'bl-', total);
+    await queue.resume();
+    return { resumed, ...(await applied) };
+  });
   const rate = perSecond(total, allAppliedAt - resumed);
   const share = limit
     ? `, ${((100 * rate) / limit.eventsPerSecond).toFixed(0)}% of the Postgres limit`

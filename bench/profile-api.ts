@@ -1,6 +1,6 @@
 /**
  * `pnpm profile:api`: where the read API's time goes, per read scenario of `pnpm bench:api`.
- *   1. CPU: one API process (V8's CPU profiler, see support/profile-window.js) profiled while wrk
+ *   1. CPU: one API process (V8's CPU profiler, see support/cpu-profile-preload.js) profiled while wrk
  *      drives each scenario, after a warm-up: <out>/<scenario>.cpuprofile.
  *   2. SQL: auto_explain on the bench database; per scenario a fresh API process that records
  *      every statement it runs (count, time) and the EXPLAIN (ANALYZE, BUFFERS) of its slowest run,

@@ -4,6 +4,8 @@ import type { Target, WrkResult } from './wrk';
 /** A target of issue 11, checked against one scenario's figures and the baseline's. */
 export interface Goal {
   text: string;
+  /** The goal is a share of the baseline's requests/s. */
+  ofBaseline?: boolean;
   met: (r: WrkResult, baseline: WrkResult) => boolean;
 }
 
@@ -18,6 +20,7 @@ export interface Scenario {
 
 const share = (min: number, p99Ms: number): Goal => ({
   text: `>= ${min * 100}% of baseline, p99 <= ${p99Ms} ms`,
+  ofBaseline: true,
   met: (r, b) => r.reqPerSec >= min * b.reqPerSec && r.p99Ms <= p99Ms,
 });
 const p50AtMost = (ms: number): Goal => ({ text: `p50 <= ${ms} ms`, met: (r) => r.p50Ms <= ms });

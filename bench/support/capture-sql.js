@@ -34,16 +34,23 @@ pg.Client.prototype.query = function (config, ...rest) {
         Object.assign(s, { planMs: Number(m[1]), plan: lines.slice(top).join('\n') });
     });
   }
-  const result = query.call(this, config, ...rest);
-  if (text && result && typeof result.then === 'function') {
-    const s = entry(text.trim());
-    const t = performance.now();
-    s.count++;
-    result.then(
-      () => (s.totalMs += performance.now() - t),
-      () => undefined,
-    );
+  if (!text) return query.call(this, config, ...rest);
+  const s = entry(text.trim());
+  const started = performance.now();
+  const answered = () => (s.totalMs += performance.now() - started);
+  s.count++;
+  // pg-pool passes a callback (prepared statements go that way); Kysely awaits the promise.
+  const callback = rest.findIndex((a) => typeof a === 'function');
+  if (callback >= 0) {
+    const done = rest[callback];
+    rest[callback] = function (...args) {
+      answered();
+      return done.apply(this, args);
+    };
   }
+  const result = query.call(this, config, ...rest);
+  if (callback < 0 && result && typeof result.then === 'function')
+    result.then(answered, () => undefined);
   return result;
 };
 

@@ -78,8 +78,8 @@ export async function measureWriteLimit(
           runs: runs.map((t) => ({ events: t.events, statements: t.statements(graphId) })),
         });
         await admin.query(
-          `insert into ${SCHEMA}.graphs (graph_id, graph_key, account_id, source, created) values ($1, $1, 1, 'watch', 0)`,
-          [graphId],
+          `insert into ${SCHEMA}.graphs (graph_id, graph_key, account_id, source, created) values ($1, $2, 1, 'watch', 0)`,
+          [graphId, `limit-${graphId}`],
         );
       }
     for (let i = 0; i < options.clients; i++) {
@@ -134,24 +134,23 @@ async function readTransactions(
       [graphId],
     );
     const applied = Number(head.rows[0]!.applied_seq);
-    const perTable = await Promise.all(
-      APPLIED_TABLES.map(async ([table, seqColumn]) => {
-        const columns = (
-          await c.query<{ column_name: string }>(
-            `select column_name from information_schema.columns
+    const perTable = [];
+    for (const [table, seqColumn] of APPLIED_TABLES) {
+      const columns = (
+        await c.query<{ column_name: string }>(
+          `select column_name from information_schema.columns
              where table_schema = 'public' and table_name = $1 order by ordinal_position`,
-            [table],
-          )
-        ).rows.map((r) => r.column_name);
-        // Every value as text: Postgres casts it to the column's type, as for any client.
-        const rows = await c.query<{ seq: string; values: (string | null)[] }>({
-          text: `select ${seqColumn}::text as seq, array[${columns.map((col) => `${col}::text`).join(', ')}] as values
+          [table],
+        )
+      ).rows.map((r) => r.column_name);
+      // Every value as text: Postgres casts it to the column's type, as for any client.
+      const rows = await c.query<{ seq: string; values: (string | null)[] }>({
+        text: `select ${seqColumn}::text as seq, array[${columns.map((col) => `${col}::text`).join(', ')}] as values
                  from ${table} where graph_id = $1 order by ${seqColumn}`,
-          values: [graphId],
-        });
-        return { table, columns, rows: rows.rows };
-      }),
-    );
+        values: [graphId],
+      });
+      perTable.push({ table, columns, rows: rows.rows });
+    }
     for (let from = 1; from <= applied; from += batch) {
       const to = Math.min(applied, from + batch - 1);
       const parts = perTable

@@ -2,7 +2,7 @@ import { ChildProcess } from 'node:child_process';
 import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 
-export const PROFILE_WINDOW_PRELOAD = path.resolve(__dirname, 'profile-window.js');
+export const PROFILE_WINDOW_PRELOAD = path.resolve(__dirname, 'cpu-profile-preload.js');
 /** Windows taken per process, to name the next one as the preload does. */
 const profiled = new Map<number, number>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 /* global require, process */
 /**
- * `node -r ./bench/support/profile-window.js <service>` with CPU_PROFILE_DIR set: SIGUSR2 starts
+ * `node -r ./bench/support/cpu-profile-preload.js <service>` with CPU_PROFILE_DIR set: SIGUSR2 starts
  * V8's CPU profiler (the one behind `node --cpu-prof`, same .cpuprofile format), the next SIGUSR2
  * stops it and writes $CPU_PROFILE_DIR/window-<pid>-<n>.cpuprofile. Unlike --cpu-prof, the profile
- * holds only the measured window, not start-up. See bench/support/profile-window.ts.
+ * holds only the measured window, not start-up. See bench/support/profile-window.ts (which names it PROFILE_WINDOW_PRELOAD).
  */
 const fs = require('node:fs');
 const path = require('node:path');
