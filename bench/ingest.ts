@@ -122,16 +122,21 @@ async function main(): Promise<void> {
 const nodeArgs = (): string[] =>
   (process.env.BENCH_INGESTOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-/** Returns the applied events/s, sustained. */
-async function throughputPhase(db: Db, client: IngestClient): Promise<number> {
-  console.log('throughput: all graphs at once, as fast as the ingestor takes them');
+/** The simulated graphs of a throughput-sized phase and their number of events. */
+function throughputGraphs(seed: string, graphKeyPrefix: string) {
   const graphs = simulate({
     graphs: THROUGHPUT.graphs,
     events: THROUGHPUT.eventsPerGraph,
-    seed: 'bench',
-    graphKeyPrefix: 'tp',
+    seed,
+    graphKeyPrefix,
   });
-  const total = graphs.reduce((n, g) => n + g.events.length, 0);
+  return { graphs, total: graphs.reduce((n, g) => n + g.events.length, 0) };
+}
+
+/** Returns the applied events/s, sustained. */
+async function throughputPhase(db: Db, client: IngestClient): Promise<number> {
+  console.log('throughput: all graphs at once, as fast as the ingestor takes them');
+  const { graphs, total } = throughputGraphs('bench', 'tp');
   const start = now();
   const applied = watchApplied(db, 'tp-', total);
   const lastAck = await sendAll(client, graphs, THROUGHPUT.batch);
@@ -175,13 +180,7 @@ async function backlogPhase(
   profiled: <T>(during: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
   console.log('backlog: store with the apply queue paused, then time the apply alone');
-  const graphs = simulate({
-    graphs: THROUGHPUT.graphs,
-    events: THROUGHPUT.eventsPerGraph,
-    seed: 'bench-backlog',
-    graphKeyPrefix: 'bl',
-  });
-  const total = graphs.reduce((n, g) => n + g.events.length, 0);
+  const { graphs, total } = throughputGraphs('bench-backlog', 'bl');
   await queue.pause();
   const start = now();
   const stored = await sendAll(client, graphs, THROUGHPUT.batch);

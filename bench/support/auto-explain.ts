@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { admin } from '../../test/support/test-database';
 
 const SETTINGS = [
   "session_preload_libraries = 'auto_explain'",
@@ -14,13 +14,8 @@ const SETTINGS = [
  * Makes every new session of the database EXPLAIN (ANALYZE, BUFFERS) each statement it runs
  * (auto_explain) and send the plan to its client; `off` resets that. Needs a superuser.
  */
-export async function autoExplain(database: string, on: boolean): Promise<void> {
-  const admin = new Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    if (on) for (const s of SETTINGS) await admin.query(`alter database ${database} set ${s}`);
-    else await admin.query(`alter database ${database} reset all`);
-  } finally {
-    await admin.end();
-  }
-}
+export const autoExplain = (database: string, on: boolean): Promise<void> =>
+  admin(async (c) => {
+    if (!on) await c.query(`alter database ${database} reset all`);
+    else for (const s of SETTINGS) await c.query(`alter database ${database} set ${s}`);
+  });

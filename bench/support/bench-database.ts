@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import { withDatabase } from '../../test/support/database-url';
+import { admin } from '../../test/support/test-database';
 
 /** A bench's own database on the server of DATABASE_URL (named so parallel checkouts can differ). */
 export function benchDatabase(envName: string, fallback: string): { name: string; url: string } {
@@ -15,26 +15,16 @@ export function benchDatabase(envName: string, fallback: string): { name: string
   return { name, url: withDatabase(serverUrl, name) };
 }
 
-async function onServer<T>(query: (admin: Client) => Promise<T>): Promise<T> {
-  const admin = new Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    return await query(admin);
-  } finally {
-    await admin.end();
-  }
-}
-
 export const databaseExists = (name: string): Promise<boolean> =>
-  onServer(async (c) => {
+  admin(async (c) => {
     const r = await c.query('select 1 from pg_database where datname = $1', [name]);
     return r.rowCount === 1;
   });
 
 export const dropDatabase = (name: string): Promise<void> =>
-  onServer(async (c) => void (await c.query(`drop database if exists ${name} with (force)`)));
+  admin(async (c) => void (await c.query(`drop database if exists ${name} with (force)`)));
 
 export async function recreateDatabase(name: string): Promise<void> {
   await dropDatabase(name);
-  await onServer(async (c) => void (await c.query(`create database ${name}`)));
+  await admin(async (c) => void (await c.query(`create database ${name}`)));
 }
