@@ -85,8 +85,9 @@ export async function apiTargets(db: Db, graphListIds: string[]): Promise<ApiTar
     const after = i === 0 ? '' : `&starting_after=${graphListIds[i - 1]}`;
     return { path: `/api/v1/graphs?limit=100${after}` };
   });
+  const longEnough = graphs.filter((g) => g.applied_seq - g.first_seq + 1 >= PAGE);
   const eventPages = times(TARGETS, () => {
-    const g = pick(graphs.filter((x) => x.applied_seq - x.first_seq + 1 >= PAGE));
+    const g = pick(longEnough);
     return {
       path: `${graphPath(g.graph_key)}/events?limit=${PAGE}&expand[]=data.node&${asOf(g, retainedSeq(g, PAGE - 1))}`,
     };
