@@ -1,6 +1,6 @@
 /**
- * The API bench's baseline: a bare Fastify + pg server answering one single-row lookup (a node
- * version as of an event, the same indexed lookup a node read needs) with the row's JSON.
+ * The API bench's baseline: a bare Fastify + pg server answering a primary-key lookup of one node
+ * version (a ~1 KB jsonb, the size of a node) with the row's JSON: the least any node read costs.
  * Run by bench/api.ts as a child process: `node -r ./bench/ts-hook.js bench/api-baseline-server.ts`.
  */
 import Fastify from 'fastify';
@@ -10,11 +10,12 @@ const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const app = Fastify({ logger: false });
 
 app.get('/ready', async () => ({ ok: true }));
-app.get<{ Querystring: { g: string; n: string; s: string } }>('/node', async (req, reply) => {
-  const { rows } = await pool.query(
-    'select rec from node_versions where graph_id = $1 and node_no = $2 and valid_from <= $3 order by valid_from desc limit 1',
-    [req.query.g, req.query.n, req.query.s],
-  );
+app.get<{ Querystring: { g: string; n: string; v: string } }>('/node', async (req, reply) => {
+  const { rows } = await pool.query({
+    name: 'node-version',
+    text: 'select rec from node_versions where graph_id = $1 and node_no = $2 and valid_from = $3',
+    values: [req.query.g, req.query.n, req.query.v],
+  });
   if (!rows[0]) return reply.code(404).send({ error: 'not found' });
   return rows[0].rec;
 });

@@ -9,7 +9,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection to the server of DATABASE_URL (to create or drop databases). */
+export async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   const c = new Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
   try {

@@ -1,0 +1,51 @@
+import { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort, startServer } from './child-server';
+
+export interface Running {
+  process: ChildProcess;
+  baseUrl: string;
+}
+
+/**
+ * The built API on 127.0.0.1 against the bench database, rate limits out of the way;
+ * `nodeArgs` go before the script (e.g. `--cpu-prof` or a `-r` preload), `env` adds variables.
+ */
+export async function startApi(
+  databaseUrl: string,
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Running> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = await startServer(
+    [...nodeArgs, path.resolve(__dirname, '../../apps/api/dist/main.js')],
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_SECOND: '1000000000',
+      RATE_LIMIT_BURST: '1000000000',
+      ...env,
+    },
+    `${baseUrl}/readyz`,
+  );
+  return { process: child, baseUrl };
+}
+
+/** The bare Fastify + pg baseline (bench/api-baseline-server.ts) in its own process. */
+export async function startBaseline(databaseUrl: string): Promise<Running> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = await startServer(
+    [
+      '-r',
+      path.resolve(__dirname, '../ts-hook.js'),
+      path.resolve(__dirname, '../api-baseline-server.ts'),
+    ],
+    { DATABASE_URL: databaseUrl, PORT: String(port) },
+    `${baseUrl}/ready`,
+  );
+  return { process: child, baseUrl };
+}
