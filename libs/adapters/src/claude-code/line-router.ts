@@ -3,8 +3,10 @@ import type { LineProblem } from '../adapter';
 import { getOwn, setOwn } from '../own-record';
 import { applyFacts } from './apply-facts';
 import { Emitter } from './emitter';
-import type { FileRole } from './files';
+import type { LineRole } from './files';
 import type { Fact, ParsedLine } from './line';
+import { agentFromMeta } from './agent-meta';
+import { seenBefore } from './seen-lines';
 import { type OnLinked, linkSpawn, spawnByPrompt } from './spawns';
 import { type ClaudeCodeState, type FileMemo, type SessionMemo, newSessionMemo } from './state';
 
@@ -85,10 +87,12 @@ function routeSidechain(run: Run, em: Emitter, line: ParsedLine, linked: OnLinke
     const match = spawnByPrompt(em, key);
     if (match) ref = linkSpawn(em, match[0], match[1], undefined, 'inferred', linked);
   } else if (line.parentUuid) {
-    ref = getOwn(em.session.sidechains, line.parentUuid);
+    // A chain broken by rows written outside the sidechain (attachments) continues the last agent.
+    ref = getOwn(em.session.sidechains, line.parentUuid) ?? em.session.lastSidechain;
   }
   if (!ref) return;
   if (line.uuid && em.live(ref)) setOwn(em.session.sidechains, line.uuid, ref);
+  em.session.lastSidechain = ref;
   applyFacts(em, ref, line.facts, linked);
 }
 
@@ -100,7 +104,10 @@ function routeAgentLine(
   line: ParsedLine,
   linked: OnLinked,
 ): void {
-  let ref = file.agentRef ?? getOwn(em.session.agents, agentId);
+  let ref =
+    file.agentRef ??
+    getOwn(em.session.agents, agentId) ??
+    agentFromMeta(run.state, em, agentId, linked);
   const key = rootPrompt(line);
   if (!ref && key !== undefined && !linksByIdOnly(line.version)) {
     const match = spawnByPrompt(em, key);
@@ -126,7 +133,8 @@ function routeAgentLine(
 }
 
 /** Routes one parsed line to its session or agent node and applies its facts. */
-export function routeLine(run: Run, role: FileRole, line: ParsedLine, file: FileMemo): void {
+export function routeLine(run: Run, role: LineRole, line: ParsedLine, file: FileMemo): void {
+  if (line.uuid !== undefined && seenBefore(file, line.uuid)) return;
   const sessionId =
     role.role === 'main' ? role.sessionId : (role.sessionId ?? file.sessionId ?? line.sessionId);
   if (sessionId === undefined) {
