@@ -163,9 +163,11 @@ describe('WatchRunner', () => {
     ).toEqual(expected.map((e) => e.key).sort());
     expect(warnings).toEqual([]);
     const saved = JSON.parse(
-      readFileSync(join(tmp, 'data', 'watch', GRAPH, `${GRAPH}.json`), 'utf8'),
+      readFileSync(join(tmp, 'data', 'watch', GRAPH, 'timeline.json'), 'utf8'),
     ) as { files: Record<string, { lineNo: number }> };
-    expect(saved.files[`${'fa812bfe-b295-4cca-9c2f-fdf01028cb46'}.jsonl`]!.lineNo).toBe(1881);
+    expect(saved.files[join(project, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl')]!.lineNo).toBe(
+      1881,
+    );
   });
 
   it('is woken by file-system notifications, not only by polling', async () => {

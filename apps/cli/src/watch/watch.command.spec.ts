@@ -55,6 +55,7 @@ describe('graph-history watch', () => {
     expect(events.length).toBeGreaterThan(0);
     expect(io.out()).toBe(
       `Sharing ${join(projects, '-path-to-Demo')} as graph path-to-Demo: https://share.example.com/graphs/gph_path-to-Demo\n` +
+        `Found 1 session in the project folder ${join(projects, '-path-to-Demo')}.\n` +
         `graph path-to-Demo: ${events.length} events sent, ${events.length} new, 0 already there.\n`,
     );
     expect(io.err()).toBe('');
