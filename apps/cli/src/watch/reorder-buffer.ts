@@ -29,7 +29,13 @@ export class ReorderBuffer<P> {
   }
 
   add(file: string, line: P, ts: number | undefined, now: number): HeldLine<P> {
-    const held = { line, ts: ts ?? Number.NEGATIVE_INFINITY, seq: this.seq++, arrivedAt: now, file };
+    const held = {
+      line,
+      ts: ts ?? Number.NEGATIVE_INFINITY,
+      seq: this.seq++,
+      arrivedAt: now,
+      file,
+    };
     this.held.push(held);
     return held;
   }

@@ -13,4 +13,10 @@ export interface WatchStats {
   hooks: number;
 }
 
-export const emptyStats = (): WatchStats => ({ sessions: 0, sent: 0, held: 0, errors: 0, hooks: 0 });
+export const emptyStats = (): WatchStats => ({
+  sessions: 0,
+  sent: 0,
+  held: 0,
+  errors: 0,
+  hooks: 0,
+});

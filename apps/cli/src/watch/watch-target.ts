@@ -24,7 +24,9 @@ export async function resolveTarget<S>(
   if (!info) return undefined;
   if (info.isFile()) {
     const [file] = adapter.detect([basename(path)]);
-    return file ? { kind: 'session', dir: dirname(path), group: file.group, file: path } : undefined;
+    return file
+      ? { kind: 'session', dir: dirname(path), group: file.group, file: path }
+      : undefined;
   }
   const own = adapter.detect(await listRelativeFiles(path));
   return own.length > 0 ? { kind: 'project', dir: path } : { kind: 'projects', dir: path };

@@ -46,7 +46,10 @@ const NOTIFICATION_REASONS: Record<string, 'permission' | 'question'> = {
  * end (`Stop`). The creation keeps the transcript's key (`<ref>:spawned`); for the rest, the
  * state records what was sent, so the transcript's later copy adds nothing.
  */
-export function announce(state: ClaudeCodeState, { payload, receivedAt }: Announcement): AdapterOutput {
+export function announce(
+  state: ClaudeCodeState,
+  { payload, receivedAt }: Announcement,
+): AdapterOutput {
   const out: AdapterOutput = { events: [], problems: [] };
   const sessionId = str(payload['session_id']);
   const event = str(payload['hook_event_name']);
@@ -99,4 +102,3 @@ export function announce(state: ClaudeCodeState, { payload, receivedAt }: Announ
   }
   return out;
 }
-

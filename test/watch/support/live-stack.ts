@@ -1,0 +1,108 @@
+import { type TestDatabase, createTestDatabase } from '../../support/test-database';
+import { type TestKey, createKey } from '../../ingestor/support/api-keys';
+import { deleteQueueKeys, uniqueQueuePrefix } from '../../ingestor/support/ingestor-harness';
+import { freePort } from '../../support/free-port';
+import { ServiceProcess } from '../../support/service-process';
+
+export interface ApiNode {
+  id: string;
+  provider_ref: string;
+  kind: string;
+  state: string;
+  created: number;
+  ended: number | null;
+  last_event: number;
+  parent_id: string | null;
+  spawn_call_id: string | null;
+  agent_type: string | null;
+  attention: unknown;
+}
+
+export interface ApiEvent {
+  id: string;
+  type: string;
+  created: number;
+  node_id: string;
+}
+
+/**
+ * The BUILT ingestor and read API (`pnpm build` first) on a fresh database, with a secret key:
+ * what a `watch` writes to and what a reader sees.
+ */
+export class LiveStack {
+  private constructor(
+    readonly t: TestDatabase,
+    readonly key: TestKey,
+    readonly ingestor: ServiceProcess,
+    readonly api: ServiceProcess,
+    private readonly queuePrefix: string,
+  ) {}
+
+  static async start(name: string): Promise<LiveStack> {
+    const t = await createTestDatabase();
+    const key = await createKey(t.db, name);
+    const queuePrefix = uniqueQueuePrefix();
+    const env = { DATABASE_URL: t.url, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' };
+    const [ingestPort, apiPort] = [await freePort(), await freePort()];
+    const ingestor = await ServiceProcess.start('ingestor', ingestPort, {
+      ...env,
+      INGEST_PORT: String(ingestPort),
+    });
+    const api = await ServiceProcess.start('api', apiPort, {
+      ...env,
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+    });
+    return new LiveStack(t, key, ingestor, api, queuePrefix);
+  }
+
+  async stop(): Promise<void> {
+    await this.ingestor.stop();
+    await this.api.stop();
+    await deleteQueueKeys(this.queuePrefix);
+    await this.t.drop();
+  }
+
+  async read<T>(path: string): Promise<T> {
+    const res = await fetch(`${this.api.baseUrl}/api/v1${path}`, {
+      headers: { authorization: this.key.auth },
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  /** Every node of a graph (up to 1,000). */
+  async nodes(graph: string): Promise<ApiNode[]> {
+    return (await this.read<{ data: ApiNode[] }>(`/graphs/gph_${graph}/nodes?limit=1000`)).data;
+  }
+
+  /** Every retained event of a graph, oldest first. */
+  async events(graph: string): Promise<ApiEvent[]> {
+    const out: ApiEvent[] = [];
+    for (;;) {
+      const after = out.length > 0 ? `&starting_after=${out[out.length - 1]!.id}` : '';
+      const page = await this.read<{ data: ApiEvent[]; has_more: boolean }>(
+        `/graphs/gph_${graph}/events?order=asc&limit=1000${after}`,
+      );
+      out.push(...page.data);
+      if (!page.has_more) return out;
+    }
+  }
+
+  async until<T>(
+    what: string,
+    probe: () => Promise<T | undefined>,
+    timeoutMs = 30_000,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe().catch(() => undefined);
+      if (value !== undefined) return value;
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}\ningestor:\n${this.ingestor.logs()}\napi:\n${this.api.logs()}`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
