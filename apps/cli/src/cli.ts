@@ -6,6 +6,7 @@ import { registerMigrateCommand } from './commands/migrate.command';
 import { registerSimulateCommand } from './commands/simulate.command';
 import { registerStartCommand } from './commands/start.command';
 import { CliIo } from './io';
+import { registerHooksCommand } from './hooks/hooks.command';
 import { registerWatchCommand } from './watch/watch.command';
 
 export function createProgram(io: CliIo): Command {
@@ -25,6 +26,7 @@ export function createProgram(io: CliIo): Command {
   registerSimulateCommand(program, io);
   registerStartCommand(program, io);
   registerWatchCommand(program, io);
+  registerHooksCommand(program, io);
   return program;
 }
 

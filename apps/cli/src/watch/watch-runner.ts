@@ -10,6 +10,7 @@ import { IngestClient, IngestRequestError } from '../ingest-client';
 import { ChangeSignal } from './change-signal';
 import { EventSender, type SendTotals } from './event-sender';
 import { GraphTimeline } from './graph-timeline';
+import { HookInbox } from './hook-inbox';
 import type { ReadLimits } from './line-reader';
 import { graphKeyFor } from './projects';
 import type { WatchLog } from './watch-log';
@@ -42,6 +43,8 @@ export interface WatchRunOptions {
   limits?: ReadLimits;
   /** Attempts per batch on network errors, 5xx and 429 (default: 8 with --once, unbounded otherwise). */
   maxAttempts?: number;
+  /** A live watch listens here for Claude Code hooks (see `hooks install`); none when absent. */
+  hookSocket?: string;
 }
 
 export function viewerUrl(base: string, graphKey: string): string {
@@ -50,7 +53,6 @@ export function viewerUrl(base: string, graphKey: string): string {
 
 /** Watches Claude Code transcripts and streams them into graphs, one timeline per graph. */
 export class WatchRunner<S, P extends TimedLine> {
-  readonly stats: WatchStats = emptyStats();
   private readonly timelines = new Map<string, GraphTimeline<S, P>>();
   private readonly client: IngestClient;
   private target: WatchTarget | undefined;
@@ -60,6 +62,7 @@ export class WatchRunner<S, P extends TimedLine> {
     private readonly adapter: TranscriptAdapter<S, P>,
     private readonly options: WatchRunOptions,
     private readonly log: WatchLog,
+    readonly stats: WatchStats = emptyStats(),
   ) {
     this.client = new IngestClient({
       url: options.url,
@@ -84,6 +87,10 @@ export class WatchRunner<S, P extends TimedLine> {
     const changes = new ChangeSignal(this.watchedDir(), this.options.pollMs);
     this.changes = changes;
     changes.start();
+    const inbox = this.options.hookSocket
+      ? new HookInbox(this.options.hookSocket, (a) => void this.announce(a), this.log)
+      : undefined;
+    if (inbox && (await inbox.start())) this.log.info(`Listening for hooks on ${inbox.path}`);
     try {
       while (!signal.aborted) {
         await changes.next(signal, this.nextDeadline());
@@ -92,6 +99,7 @@ export class WatchRunner<S, P extends TimedLine> {
         await this.syncAll(signal);
       }
     } finally {
+      await inbox?.close();
       changes.close();
       this.changes = undefined;
     }
