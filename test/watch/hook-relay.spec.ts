@@ -1,20 +1,12 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Announcement } from '@graph-history/adapters';
 import { HookInbox } from '@graph-history/cli/watch/hook-inbox';
+import { fireHook } from './support/fire-hook';
 
-const RELAY = join(__dirname, '..', '..', 'apps', 'cli', 'dist', 'hooks', 'hook-relay.js');
-
-/** Runs the BUILT relay (`pnpm build` first) the way a Claude Code hook does. */
-function fire(socket: string, input: string) {
-  if (!existsSync(RELAY)) throw new Error(`${RELAY} is missing: build first (pnpm build)`);
-  return new Promise<{ status: number | null }>((resolve) => {
-    const child = spawn(process.execPath, [RELAY, '--graph-history-hook', socket]);
-    child.on('exit', (status) => resolve({ status }));
-    child.stdin.end(input);
-  });
+async function fire(socket: string, input: string) {
+  return { status: await fireHook(socket, input) };
 }
 
 describe('hook relay → watch hook inbox', () => {
