@@ -84,8 +84,6 @@ export interface FileMemo {
   dropped: number;
   /** Uuids of the file's last lines (compaction re-appends old lines: they are applied once). */
   seen?: string[];
-  /** The first line with facts was seen (a later line without parent is not a new root). */
-  rooted?: boolean;
 }
 
 export interface ClaudeCodeState {
