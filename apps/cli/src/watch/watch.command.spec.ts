@@ -61,6 +61,44 @@ describe('graph-history watch', () => {
     expect(io.err()).toBe('');
   });
 
+  it.each([
+    {
+      what: 'the folder of projects',
+      pick: (p: string) => p,
+      found: /^Found 2 sessions in 2 projects under /m,
+      graphs: 2,
+    },
+    {
+      what: 'one project folder',
+      pick: (p: string) => join(p, 'demo'),
+      found: /^Found 1 session in the project folder /m,
+      graphs: 1,
+    },
+    {
+      what: 'one session file',
+      pick: (p: string) => join(p, 'demo', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl'),
+      found: /^Following the session in .*5c0375b4-57a5-4f26-b12d-d022ee4e51b7\.jsonl\.$/m,
+      graphs: 1,
+    },
+  ])('--dir takes $what and says what it found', async ({ pick, found, graphs }) => {
+    const projects = join(tmp, 'projects');
+    cpSync(join(FIXTURES, 'v1-inline-sidechains'), join(projects, 'demo'), { recursive: true });
+    cpSync(join(FIXTURES, 'v2-subagent-files'), join(projects, 'other'), { recursive: true });
+    const io = captureIo({ DATA_DIR: join(tmp, 'data'), GRAPH_HISTORY_URL: url });
+    await watch(io, '--once', '--dir', pick(projects), '--key', server.apiKey);
+    expect(io.out()).toMatch(found);
+    expect(server.events('demo').length).toBeGreaterThan(0);
+    expect(server.graphs.size).toBe(graphs);
+    expect(io.err()).toBe('');
+  });
+
+  it('--once over a folder without sessions is a one-line error', async () => {
+    const io = captureIo({ DATA_DIR: join(tmp, 'data'), GRAPH_HISTORY_URL: url });
+    const run = watch(io, '--once', '--dir', tmp, '--key', server.apiKey);
+    await expect(run).rejects.toThrow(CliError);
+    await expect(run).rejects.toThrow(`No Claude Code sessions found in ${tmp}.`);
+  });
+
   it('honours --graph and --key', async () => {
     const projects = join(tmp, 'projects');
     cpSync(join(FIXTURES, 'v1-inline-sidechains'), join(projects, 'demo'), { recursive: true });
