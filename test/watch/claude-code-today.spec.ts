@@ -334,3 +334,66 @@ describe('attention and the unknown', () => {
     expect(state.skipped).toEqual({ hologram: 2 });
   });
 });
+
+describe('hook announcements (hand-made hook payloads)', () => {
+  const announce = (state: ReturnType<typeof claudeCodeAdapter.initialState>, payload: object) =>
+    claudeCodeAdapter.announce(state, {
+      payload: { session_id: SID, transcript_path: `/p/${SID}.jsonl`, ...payload },
+      receivedAt: Date.parse('2026-01-01T01:00:00Z'),
+    }).events;
+
+  it('creates a started agent with the transcript’s key, which the transcript then does not repeat', () => {
+    const b = new TranscriptBuilder(SID, VERSION);
+    const state = claudeCodeAdapter.initialState();
+    const spawn = b.toolUse('T1', 'Agent', {
+      description: 'Look',
+      prompt: 'Look',
+      subagent_type: 'Explore',
+    });
+    const first = claudeCodeAdapter.toEvents(state, [b.prompt('Go'), spawn]).events;
+    const hooked = announce(state, {
+      hook_event_name: 'SubagentStart',
+      agent_id: 'a1',
+      agent_type: 'Explore',
+    });
+    expect(hooked.map((e) => [e.type, e.key])).toEqual([
+      ['agent.spawned', `${SID}/a1:spawned`],
+      ['wait.started', expect.stringMatching(new RegExp(`^${SID}:hook-SubagentStart-a1-`))],
+    ]);
+    const later = claudeCodeAdapter.toEvents(state, [
+      b.agentProgress('T1', 'a1'),
+      b.toolResult('T1', 'Looked.', { toolUseResult: { status: 'completed', agentId: 'a1' } }),
+    ]).events;
+    expect(later.map((e) => e.type)).toEqual(['wait.ended', 'ended']);
+    expect(new Set([...first, ...hooked, ...later].map((e) => e.key)).size).toBe(
+      first.length + hooked.length + later.length,
+    );
+  });
+
+  it('raises a question for an elicitation, and ignores hooks of sessions it has not seen', () => {
+    const b = new TranscriptBuilder(SID, VERSION);
+    const state = claudeCodeAdapter.initialState();
+    claudeCodeAdapter.toEvents(state, [b.prompt('Go')]);
+    expect(
+      announce(state, {
+        hook_event_name: 'Notification',
+        notification_type: 'elicitation_dialog',
+        message: 'Pick',
+      }),
+    ).toEqual([
+      expect.objectContaining({
+        type: 'attention.raised',
+        payload: { reason: 'question', message: 'Pick' },
+      }),
+    ]);
+    expect(
+      announce(state, { hook_event_name: 'Notification', notification_type: 'idle_prompt' }),
+    ).toEqual([]);
+    expect(
+      claudeCodeAdapter.announce(state, {
+        payload: { session_id: 'other', hook_event_name: 'Stop' },
+        receivedAt: 1,
+      }).events,
+    ).toEqual([]);
+  });
+});
