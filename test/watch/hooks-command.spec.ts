@@ -1,19 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { runCli } from '@graph-history/cli/cli';
-import type { CliIo } from '@graph-history/cli/io';
-
-function captureIo(env: NodeJS.ProcessEnv): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  return { env, stdout, stderr, out: () => out, err: () => err };
-}
+import { captureIo } from './support/capture-io';
 
 describe('graph-history hooks install / uninstall', () => {
   let home: string;

@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
@@ -16,23 +15,12 @@ describe('Claude Code hooks → watch → read API', () => {
   const SID = 'hooked-session';
   const PROJECT = '-home-USER-hooked';
   const GRAPH = 'home-USER-hooked';
-  let stack: LiveStack;
-  let tmp: string;
-
-  beforeAll(async () => {
-    stack = await LiveStack.start('watch-hooks');
-    tmp = mkdtempSync(join(tmpdir(), 'gh-hooks-live-'));
-  }, 90_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const suite = LiveStack.forSuite('watch-hooks');
 
   it('shows what hooks announce at once and reconciles it with the transcript', async () => {
-    const project = join(tmp, 'projects', PROJECT);
+    const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
-    const socket = join(tmp, 'hooks.sock');
+    const socket = join(suite.tmp, 'hooks.sock');
     const write = (...lines: SourceLine[]) =>
       lines.forEach((line) => {
         const path = join(project, line.file.path);
@@ -47,7 +35,7 @@ describe('Claude Code hooks → watch → read API', () => {
         cwd: '/work/project',
         ...payload,
       });
-    const nodes = () => stack.nodes(GRAPH);
+    const nodes = () => suite.stack.nodes(GRAPH);
     const node = (all: ApiNode[], ref: string) => all.find((n) => n.provider_ref === ref);
     const agentRef = `${SID}/a1`;
     const spawnInput = {
@@ -61,23 +49,25 @@ describe('Claude Code hooks → watch → read API', () => {
     const running = new WatchRunner(
       claudeCodeAdapter,
       {
-        projectsDir: join(tmp, 'projects'),
+        projectsDir: join(suite.tmp, 'projects'),
         projectDir: project,
-        url: stack.ingestor.baseUrl,
-        key: stack.key.key,
+        url: suite.stack.ingestor.baseUrl,
+        key: suite.stack.key.key,
         once: false,
         fromStart: false,
         pollMs: 100,
         windowMs: 600_000,
         hookSocket: socket,
-        dataDir: join(tmp, 'data'),
-        viewerBase: stack.api.baseUrl,
+        dataDir: join(suite.tmp, 'data'),
+        viewerBase: suite.stack.api.baseUrl,
       },
       { info: () => undefined, warn: (m) => void warnings.push(m) },
     ).run(controller.signal);
 
     try {
-      await stack.until('the hook socket', async () => ((await hook({})) === 0 ? true : undefined));
+      await suite.stack.until('the hook socket', async () =>
+        (await hook({})) === 0 ? true : undefined,
+      );
       write(b.prompt('Look around'), b.toolUse('T1', 'Agent', spawnInput));
       expect(
         await hook({
@@ -87,11 +77,13 @@ describe('Claude Code hooks → watch → read API', () => {
           tool_input: spawnInput,
         }),
       ).toBe(0);
-      await stack.until('the session', async () => node(await nodes(), SID));
+      await suite.stack.until('the session', async () => node(await nodes(), SID));
 
       // The sub-agent's own file is not written yet: only the hook knows it started.
       await hook({ hook_event_name: 'SubagentStart', agent_id: 'a1', agent_type: 'Explore' });
-      const spawned = await stack.until('the agent', async () => node(await nodes(), agentRef));
+      const spawned = await suite.stack.until('the agent', async () =>
+        node(await nodes(), agentRef),
+      );
       expect(spawned).toMatchObject({
         kind: 'agent',
         state: 'working',
@@ -104,7 +96,7 @@ describe('Claude Code hooks → watch → read API', () => {
         notification_type: 'permission_prompt',
         message: 'Claude needs your permission to use Bash',
       });
-      const asking = await stack.until('the permission prompt', async () => {
+      const asking = await suite.stack.until('the permission prompt', async () => {
         const session = node(await nodes(), SID);
         return session?.attention ? session : undefined;
       });
@@ -122,7 +114,7 @@ describe('Claude Code hooks → watch → read API', () => {
         agent_id: 'a1',
         last_assistant_message: 'Mapped.',
       });
-      const ended = await stack.until('the agent’s end', async () => {
+      const ended = await suite.stack.until('the agent’s end', async () => {
         const agent = node(await nodes(), agentRef);
         return agent?.ended ? agent : undefined;
       });
@@ -134,7 +126,7 @@ describe('Claude Code hooks → watch → read API', () => {
         b.system('turn_duration'),
       );
       await hook({ hook_event_name: 'Stop' });
-      const idle = await stack.until('the session idle', async () => {
+      const idle = await suite.stack.until('the session idle', async () => {
         const session = node(await nodes(), SID);
         return session?.state === 'idle' ? session : undefined;
       });
@@ -146,7 +138,7 @@ describe('Claude Code hooks → watch → read API', () => {
     expect(totals).toMatchObject({ duplicates: 0, skipped: 0 });
     const all = await nodes();
     expect(all.map((n) => n.provider_ref).sort()).toEqual([SID, agentRef]);
-    const events = await stack.events(GRAPH);
+    const events = await suite.stack.events(GRAPH);
     expect(events).toHaveLength(totals.accepted);
     expect(events.filter((e) => e.type === 'agent.spawned')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'ended')).toHaveLength(1);

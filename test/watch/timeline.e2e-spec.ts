@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
@@ -14,35 +13,24 @@ import { LiveStack } from './support/live-stack';
  */
 describe('watch sends a graph in the order of its transcripts’ own times', () => {
   const { lines, expected, starts } = interleavedSessions();
-  let stack: LiveStack;
-  let tmp: string;
-
-  beforeAll(async () => {
-    stack = await LiveStack.start('watch-timeline');
-    tmp = mkdtempSync(join(tmpdir(), 'gh-watch-timeline-'));
-  }, 90_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const suite = LiveStack.forSuite('watch-timeline');
 
   const options = (project: string, once: boolean): WatchRunOptions => ({
-    projectsDir: join(tmp, 'projects'),
-    projectDir: join(tmp, 'projects', project),
-    url: stack.ingestor.baseUrl,
-    key: stack.key.key,
+    projectsDir: join(suite.tmp, 'projects'),
+    projectDir: join(suite.tmp, 'projects', project),
+    url: suite.stack.ingestor.baseUrl,
+    key: suite.stack.key.key,
     once,
     fromStart: false,
     pollMs: 100,
     windowMs: 1_000,
-    dataDir: join(tmp, 'data'),
-    viewerBase: stack.api.baseUrl,
+    dataDir: join(suite.tmp, 'data'),
+    viewerBase: suite.stack.api.baseUrl,
   });
 
   const write = (project: string, part: readonly SourceLine[]) => {
     for (const line of part) {
-      const path = join(tmp, 'projects', project, line.file.path);
+      const path = join(suite.tmp, 'projects', project, line.file.path);
       mkdirSync(dirname(path), { recursive: true });
       appendFileSync(path, `${line.text}\n`);
     }
@@ -52,11 +40,11 @@ describe('watch sends a graph in the order of its transcripts’ own times', () 
   const log = { info: () => undefined, warn: (m: string) => void warnings.push(m) };
 
   async function expectTranscriptTimes(graph: string): Promise<void> {
-    const events = await stack.until('every event to be readable', async () => {
-      const all = await stack.events(graph);
+    const events = await suite.stack.until('every event to be readable', async () => {
+      const all = await suite.stack.events(graph);
       return all.length === expected.length ? all : undefined;
     });
-    const nodes = await stack.nodes(graph);
+    const nodes = await suite.stack.nodes(graph);
     const refOf = new Map(nodes.map((n) => [n.id, n.provider_ref]));
     const seen = (e: { type: string; created: number }, ref: string) =>
       `${ref} ${e.type} ${new Date(e.created).toISOString()}`;

@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
@@ -15,26 +14,16 @@ describe('watch → ingestor → read API, live', () => {
   const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
   const PROJECT = '-home-USER-projects-live';
   const GRAPH = 'home-USER-projects-live';
-  let stack: LiveStack;
-  let tmp: string;
+  const suite = LiveStack.forSuite('watch-live');
 
-  beforeAll(async () => {
-    stack = await LiveStack.start('watch-live');
-    tmp = mkdtempSync(join(tmpdir(), 'gh-watch-live-'));
-  }, 90_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(tmp, { recursive: true, force: true });
-  });
-
-  const read = <T>(path: string) => stack.read<T>(path);
-  const until = <T>(what: string, probe: () => Promise<T | undefined>) => stack.until(what, probe);
+  const read = <T>(path: string) => suite.stack.read<T>(path);
+  const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+    suite.stack.until(what, probe);
 
   type NodeList = { data: ApiNode[] };
 
   it('shows appended transcript lines through the read API', async () => {
-    const project = join(tmp, 'projects', PROJECT);
+    const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
     const write = (lines: SourceLine[]) =>
       lines.forEach((line) => {
@@ -51,15 +40,15 @@ describe('watch → ingestor → read API, live', () => {
     const running = new WatchRunner(
       claudeCodeAdapter,
       {
-        projectsDir: join(tmp, 'projects'),
+        projectsDir: join(suite.tmp, 'projects'),
         projectDir: project,
-        url: stack.ingestor.baseUrl,
-        key: stack.key.key,
+        url: suite.stack.ingestor.baseUrl,
+        key: suite.stack.key.key,
         once: false,
         fromStart: false,
         pollMs: 100,
-        dataDir: join(tmp, 'data'),
-        viewerBase: stack.api.baseUrl,
+        dataDir: join(suite.tmp, 'data'),
+        viewerBase: suite.stack.api.baseUrl,
       },
       { info: () => undefined, warn: (m) => process.stderr.write(`watch warn: ${m}\n`) },
     ).run(controller.signal);

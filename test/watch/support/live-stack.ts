@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type TestDatabase, createTestDatabase } from '../../support/test-database';
 import { type TestKey, createKey } from '../../ingestor/support/api-keys';
 import { deleteQueueKeys, uniqueQueuePrefix } from '../../ingestor/support/ingestor-harness';
@@ -54,6 +57,31 @@ export class LiveStack {
       HOST: '127.0.0.1',
     });
     return new LiveStack(t, key, ingestor, api, queuePrefix);
+  }
+
+  /**
+   * For a `describe` block: starts the stack and a temporary folder before its tests and removes
+   * both after them. Read `stack` and `tmp` inside the tests.
+   */
+  static forSuite(name: string): { readonly stack: LiveStack; readonly tmp: string } {
+    let stack: LiveStack | undefined;
+    let tmp: string | undefined;
+    beforeAll(async () => {
+      stack = await LiveStack.start(name);
+      tmp = mkdtempSync(join(tmpdir(), `gh-${name}-`));
+    }, 90_000);
+    afterAll(async () => {
+      await stack?.stop();
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
+    });
+    return {
+      get stack() {
+        return stack!;
+      },
+      get tmp() {
+        return tmp!;
+      },
+    };
   }
 
   async stop(): Promise<void> {

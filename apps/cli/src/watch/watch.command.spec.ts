@@ -1,7 +1,6 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { FIXTURES } from '../../../../test/watch/support/fixture-lines';
 import { FakeIngest } from '../../../../test/watch/support/fake-ingest';
@@ -9,16 +8,7 @@ import { CliError } from '../cli-error';
 import type { CliIo } from '../io';
 import { claudeProjectName, graphKeyFor, resolveProjectDir } from './projects';
 import { registerWatchCommand } from './watch.command';
-
-function captureIo(env: NodeJS.ProcessEnv): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  return { env, stdout, stderr, out: () => out, err: () => err };
-}
+import { captureIo } from '../../../../test/watch/support/capture-io';
 
 async function watch(io: CliIo, ...args: string[]): Promise<void> {
   const program = new Command('graph-history').exitOverride();
