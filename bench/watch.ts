@@ -4,18 +4,19 @@
  * appends prompt lines to it at a steady rate and reports line-written-to-readable latency
  * (p50/p99/max): from the moment a line is appended to the moment its event is listed by the read
  * API. Two runs: without hooks (the reorder window holds every line, 1 s by default), and with
- * the hook relay fired after each line as Claude Code would (what `hooks install` sets up).
+ * the hook command run after each line as Claude Code would (what `hooks install` sets up).
  * Needs DATABASE_URL (a server where it may create and drop `gh_bench_watch`) and REDIS_URL.
  * BENCH_WATCH_LINES (default 1000), BENCH_WATCH_RATE (lines/s, default 20),
  * BENCH_WATCH_WINDOW_MS (default 1000).
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, migrateToLatest } from '@graph-history/db';
 import { withDatabase } from '../test/support/database-url';
 import { createKey } from '../test/ingestor/support/api-keys';
+import { hookCommand } from '../apps/cli/src/hooks/hook-inbox-dir';
 import { dropDatabase, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
 
@@ -29,7 +30,6 @@ const QUEUE_PREFIX = 'gh-bench-watch';
 const POLL_MS = 20;
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'apps/cli/dist/main.js');
-const RELAY = path.join(ROOT, 'apps/cli/dist/hooks/hook-relay.js');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,13 +44,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** Fires the hook relay as a Claude Code hook would; resolves with how long it took. */
-function fireHook(socket: string, payload: object): Promise<number> {
+/** Runs the installed hook command as Claude Code would (`sh -c`); resolves with how long it took. */
+function fireHook(inbox: string, payload: object): Promise<number> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RELAY, '--graph-history-hook', socket], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
+    const child = spawn('sh', ['-c', hookCommand(inbox)], { stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('exit', () => resolve(performance.now() - started));
     child.stdin.end(JSON.stringify(payload));
   });
@@ -63,7 +61,7 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
   mkdirSync(project, { recursive: true });
   const sessionId = `bench-${graph}`;
   const transcript = path.join(project, `${sessionId}.jsonl`);
-  const socket = path.join(tmp, 'hooks.sock');
+  const inbox = path.join(tmp, 'hooks');
   const watch: ChildProcess = spawn(
     process.execPath,
     [
@@ -80,7 +78,7 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
       '--window-ms',
       String(WINDOW_MS),
       '--json',
-      ...(withHooks ? ['--hooks-socket', socket] : ['--no-hooks']),
+      ...(withHooks ? ['--hooks-dir', inbox] : ['--no-hooks']),
     ],
     {
       env: { ...process.env, DATA_DIR: path.join(tmp, 'data') },
@@ -116,7 +114,13 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
     }
   })();
   try {
-    await sleep(1_000); // let the watcher start and listen
+    // Let the watcher start (and take the hook inbox).
+    for (
+      let i = 0;
+      i < 100 && (withHooks ? !existsSync(path.join(inbox, 'watch.pid')) : i < 10);
+      i++
+    )
+      await sleep(100);
     let ts = Date.now();
     for (let i = 0; i < LINES; i++) {
       ts = Math.max(ts + 1, Date.now());
@@ -135,7 +139,7 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
       lastWrite = Date.now();
       if (withHooks)
         hookTimes.push(
-          fireHook(socket, {
+          fireHook(inbox, {
             session_id: sessionId,
             transcript_path: transcript,
             cwd: '/bench',
@@ -159,7 +163,7 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
   if (withHooks) {
     const relay = (await Promise.all(hookTimes)).sort((a, b) => a - b);
     console.log(
-      `  hook relay (process start to exit): p50 ${percentile(relay, 50).toFixed(0)} ms, p99 ${percentile(relay, 99).toFixed(0)} ms`,
+      `  hook command (sh start to exit): p50 ${percentile(relay, 50).toFixed(0)} ms, p99 ${percentile(relay, 99).toFixed(0)} ms`,
     );
   }
 }

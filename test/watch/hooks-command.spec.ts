@@ -24,13 +24,13 @@ describe('graph-history hooks install / uninstall', () => {
     mkdirSync(join(home, '.claude'));
     writeFileSync(file, original);
     const io = captureIo({ HOME: home });
-    expect(await runCli(['hooks', 'install', '--socket', '/tmp/gh-test.sock'], io)).toBe(0);
+    expect(await runCli(['hooks', 'install', '--inbox', '/tmp/gh-test-inbox'], io)).toBe(0);
     const installed = JSON.parse(readFileSync(file, 'utf8')) as {
       hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
     };
     expect(installed.hooks['Notification']).toHaveLength(2);
     expect(installed.hooks['SubagentStart']![0]!.hooks[0]!.command).toMatch(
-      /hook-relay\.js" --graph-history-hook "\/tmp\/gh-test\.sock"$/,
+      /^d='\/tmp\/gh-test-inbox'; .* # graph-history-hook$/,
     );
     expect(io.out()).toContain(`to ${file}`);
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
@@ -20,7 +20,7 @@ describe('Claude Code hooks → watch → read API', () => {
   it('shows what hooks announce at once and reconciles it with the transcript', async () => {
     const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
-    const socket = join(suite.tmp, 'hooks.sock');
+    const inbox = join(suite.tmp, 'hooks');
     const write = (...lines: SourceLine[]) =>
       lines.forEach((line) => {
         const path = join(project, line.file.path);
@@ -29,7 +29,7 @@ describe('Claude Code hooks → watch → read API', () => {
       });
     const b = new TranscriptBuilder(SID, '2.1.63', Date.now() - 60_000);
     const hook = (payload: Record<string, unknown>) =>
-      fireHook(socket, {
+      fireHook(inbox, {
         session_id: SID,
         transcript_path: join(project, `${SID}.jsonl`),
         cwd: '/work/project',
@@ -57,7 +57,7 @@ describe('Claude Code hooks → watch → read API', () => {
         fromStart: false,
         pollMs: 100,
         windowMs: 600_000,
-        hookSocket: socket,
+        hookInbox: inbox,
         dataDir: join(suite.tmp, 'data'),
         viewerBase: suite.stack.api.baseUrl,
       },
@@ -65,8 +65,8 @@ describe('Claude Code hooks → watch → read API', () => {
     ).run(controller.signal);
 
     try {
-      await suite.stack.until('the hook socket', async () =>
-        (await hook({})) === 0 ? true : undefined,
+      await suite.stack.until('the hook inbox', async () =>
+        existsSync(join(inbox, 'watch.pid')) ? true : undefined,
       );
       write(b.prompt('Look around'), b.toolUse('T1', 'Agent', spawnInput));
       expect(

@@ -1,25 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { hookCommand } from '@graph-history/cli/hooks/hook-inbox-dir';
 
-export const RELAY = join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  'apps',
-  'cli',
-  'dist',
-  'hooks',
-  'hook-relay.js',
-);
-
-/** Runs the BUILT hook relay (`pnpm build` first) exactly as a Claude Code hook does. */
-export function fireHook(socket: string, payload: unknown): Promise<number | null> {
-  if (!existsSync(RELAY)) throw new Error(`${RELAY} is missing: build first (pnpm build)`);
+/** Runs the command `hooks install` puts in Claude Code's settings, as Claude Code does (`sh -c`). */
+export function fireHook(inbox: string, payload: unknown): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RELAY, '--graph-history-hook', socket]);
+    const child = spawn('sh', ['-c', hookCommand(inbox)], { stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('exit', (status) => resolve(status));
+    child.stdin.on('error', () => undefined);
     child.stdin.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
   });
 }

@@ -1,4 +1,5 @@
-import { HOOK_EVENTS, relayCommand, withOurHooks, withoutOurHooks } from './claude-settings';
+import { HOOK_EVENTS, withOurHooks, withoutOurHooks } from './claude-settings';
+import { hookCommand } from './hook-inbox-dir';
 
 const theirs = {
   model: 'opus',
@@ -10,7 +11,7 @@ const theirs = {
 };
 
 describe('Claude Code settings hooks', () => {
-  const command = relayCommand('/usr/bin/node', '/opt/gh/hook-relay.js', '/run/user/1/gh.sock');
+  const command = hookCommand('/run/user/1/graph-history-hooks');
 
   it('adds one handler per hook event beside the hooks already there', () => {
     const added = withOurHooks(theirs, command) as { hooks: Record<string, unknown[]> };
@@ -53,9 +54,9 @@ describe('Claude Code settings hooks', () => {
     });
   });
 
-  it('quotes the paths of the relay command for the shell', () => {
-    expect(relayCommand('/a b/node', '/x"y/relay.js', '/s$ock')).toBe(
-      '"/a b/node" "/x\\"y/relay.js" --graph-history-hook "/s\\$ock"',
+  it('quotes the inbox folder for the shell and ends with its mark', () => {
+    expect(hookCommand("/tmp/it's here")).toMatch(
+      /^d='\/tmp\/it'\\''s here'; .*; exit 0 # graph-history-hook$/,
     );
   });
 });

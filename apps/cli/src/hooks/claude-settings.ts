@@ -1,4 +1,4 @@
-import { HOOK_MARK } from './hook-socket';
+import { HOOK_MARK } from './hook-inbox-dir';
 
 type Obj = Record<string, unknown>;
 
@@ -25,7 +25,7 @@ export const HOOK_EVENTS: ReadonlyArray<{ event: string; matcher?: string }> = [
   { event: 'Stop' },
 ];
 
-/** Seconds Claude Code allows the hook; the relay itself gives up after half a second. */
+/** Seconds Claude Code allows the hook (it takes milliseconds). */
 const HOOK_TIMEOUT_S = 5;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -84,10 +84,4 @@ export function withOurHooks(settings: Obj, command: string): Obj {
     hooks[event] = Array.isArray(existing) ? [...existing, group] : [group];
   }
   return { ...base, hooks };
-}
-
-/** The shell command a hook runs: node, the relay script and the socket, each quoted. */
-export function relayCommand(node: string, relay: string, socket: string): string {
-  const q = (s: string) => `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
-  return `${q(node)} ${q(relay)} ${HOOK_MARK} ${q(socket)}`;
 }

@@ -1,20 +1,17 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type CliIo, processIo } from '../io';
 import { expandHome } from '../watch/projects';
-import { HOOK_EVENTS, relayCommand, withOurHooks, withoutOurHooks } from './claude-settings';
-import { defaultHookSocket } from './hook-socket';
+import { HOOK_EVENTS, withOurHooks, withoutOurHooks } from './claude-settings';
+import { defaultHookInbox, hookCommand } from './hook-inbox-dir';
 import { readSettings, settingsPath, writeSettings } from './settings-file';
 
 interface HooksOptions {
   project?: string;
   settings?: string;
-  socket?: string;
+  inbox?: string;
 }
-
-/** The compiled relay next to this file (`dist/hooks/hook-relay.js`). */
-const RELAY = join(__dirname, 'hook-relay.js');
 
 function targetFile(opts: HooksOptions, io: CliIo): string {
   if (opts.settings !== undefined) return resolve(expandHome(opts.settings));
@@ -37,15 +34,14 @@ export function registerHooksCommand(program: Command, io: CliIo = processIo()):
 
   where(hooks.command('install'))
     .description('add the hooks to Claude Code settings (again: replaces them)')
-    .option('--socket <path>', 'the socket `watch` listens on (default: per user)')
+    .option('--inbox <dir>', 'the folder `watch --hooks-dir` reads (default: per user)')
     .action(async (opts: HooksOptions) => {
       const file = targetFile(opts, io);
-      const socket = opts.socket ?? defaultHookSocket(io.env);
-      const command = relayCommand(process.execPath, RELAY, socket);
-      await writeSettings(file, withOurHooks(await readSettings(file), command));
+      const inbox = resolve(expandHome(opts.inbox ?? defaultHookInbox(io.env)));
+      await writeSettings(file, withOurHooks(await readSettings(file), hookCommand(inbox)));
       io.stdout.write(
         `Added graph-history hooks (${HOOK_EVENTS.map((h) => h.event).join(', ')}) to ${file}.\n` +
-          `They tell a running \`graph-history watch\` over ${socket}; they never block Claude Code.\n`,
+          `They hand each hook to a running \`graph-history watch\` through ${inbox}; they never block Claude Code.\n`,
       );
     });
 

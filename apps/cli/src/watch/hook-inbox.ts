@@ -1,106 +1,122 @@
-import { chmod, unlink } from 'node:fs/promises';
-import { type Server, type Socket, connect, createServer } from 'node:net';
+import { type FSWatcher, watch } from 'node:fs';
+import { mkdir, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Announcement } from '@graph-history/adapters';
 import type { WatchLog } from './watch-log';
 
-/** A hook line longer than this is dropped (hook payloads are a few kilobytes). */
-const MAX_LINE = 1024 * 1024;
+/** Hook files are a few kilobytes; a larger one is dropped. */
+const MAX_HOOK_BYTES = 1024 * 1024;
+const HOOK_FILE = /^h\d+\.json$/;
 
-function parse(line: string): Announcement | undefined {
+function alive(pid: number): boolean {
   try {
-    const outer = JSON.parse(line) as { receivedAt?: unknown; payload?: unknown };
-    const payload: unknown =
-      typeof outer.payload === 'string' ? JSON.parse(outer.payload) : outer.payload;
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parse(text: string, receivedAt: number): Announcement | undefined {
+  try {
+    const payload: unknown = JSON.parse(text);
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
-    const receivedAt = typeof outer.receivedAt === 'number' ? outer.receivedAt : Date.now();
     return { payload: payload as Record<string, unknown>, receivedAt };
   } catch {
     return undefined;
   }
 }
 
-/** True when something answers on the socket (another watch), false for a stale socket file. */
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = connect(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
-}
-
 /**
- * The socket a running `watch` listens on for Claude Code hooks (see `hooks install`). Each
- * connection carries one JSON line from the hook relay; it is handed over as an announcement.
+ * The folder a running `watch` takes Claude Code hooks from (see `hooks install`): each hook
+ * writes one `h<pid>.json` file, which is read, dated by its modification time and deleted. The
+ * folder exists only while a watch runs (`watch.pid` says which), so hooks write nothing when
+ * none does; files left by a watch that stopped are dropped (the transcripts hold what they said).
  */
 export class HookInbox {
-  private server: Server | undefined;
+  private watcher: FSWatcher | undefined;
+  private owner = false;
+  private scanning: Promise<void> | undefined;
+  private again = false;
 
   constructor(
-    readonly path: string,
+    readonly dir: string,
     private readonly onAnnouncement: (a: Announcement) => void,
     private readonly log: WatchLog,
   ) {}
 
-  /** Starts listening; false (and a warning) when it cannot, e.g. another watch listens there. */
+  /** Takes the folder; false (and a warning) when another running watch has it. */
   async start(): Promise<boolean> {
+    const pidFile = join(this.dir, 'watch.pid');
     try {
-      await this.listen();
-      return true;
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const other = Number(await readFile(pidFile, 'utf8').catch(() => ''));
+      if (Number.isInteger(other) && other > 0 && alive(other)) {
+        this.log.warn(
+          `another watch (pid ${other}) takes the hooks in ${this.dir}; this one follows files only`,
+        );
+        return false;
+      }
+      for (const name of await readdir(this.dir))
+        if (HOOK_FILE.test(name) || name.startsWith('.h'))
+          await unlink(join(this.dir, name)).catch(() => undefined);
+      await writeFile(pidFile, String(process.pid), { mode: 0o600 });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') return this.cannot(err as Error);
-    }
-    if (await answers(this.path)) {
-      this.log.warn(`another watch listens for hooks on ${this.path}; this one follows files only`);
+      this.log.warn(
+        `cannot take hooks in ${this.dir} (${(err as Error).message}); following files only`,
+      );
       return false;
     }
-    await unlink(this.path).catch(() => undefined);
-    return this.listen().then(
-      () => true,
-      (err: Error) => this.cannot(err),
-    );
+    this.owner = true;
+    try {
+      this.watcher = watch(this.dir, () => void this.scan());
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch {
+      this.watcher = undefined; // the runner's passes still scan
+    }
+    return true;
   }
 
-  private cannot(err: Error): false {
-    this.log.warn(`cannot listen for hooks on ${this.path} (${err.message}); following files only`);
-    return false;
+  /** Reads, hands over and deletes the hook files there are, oldest first. */
+  scan(): Promise<void> {
+    if (!this.owner) return Promise.resolve();
+    if (this.scanning) {
+      this.again = true;
+      return this.scanning;
+    }
+    this.scanning = this.readAll().finally(() => {
+      this.scanning = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.scan();
+      }
+    });
+    return this.scanning;
   }
 
   async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise((resolve) => server.close(resolve));
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (!this.owner) return;
+    this.owner = false;
+    await this.scanning;
+    await rm(this.dir, { recursive: true, force: true });
   }
 
-  private listen(): Promise<void> {
-    const server = createServer((socket) => this.receive(socket));
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.path, () => {
-        server.off('error', reject);
-        // Only this user's hooks may talk to it.
-        if (process.platform !== 'win32') void chmod(this.path, 0o600).catch(() => undefined);
-        server.on('error', (err) => this.log.warn(`hook socket ${this.path}: ${err.message}`));
-        this.server = server;
-        resolve();
-      });
-    });
-  }
-
-  private receive(socket: Socket): void {
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.length > MAX_LINE) socket.destroy();
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n')) {
-        const announcement = parse(text.slice(0, nl));
-        text = text.slice(nl + 1);
-        if (announcement) this.onAnnouncement(announcement);
-      }
-    });
-    socket.on('error', () => undefined);
+  private async readAll(): Promise<void> {
+    const names = (await readdir(this.dir).catch(() => [])).filter((n) => HOOK_FILE.test(n));
+    const files: Array<{ path: string; at: number }> = [];
+    for (const name of names) {
+      const path = join(this.dir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info) files.push({ path, at: Math.round(info.mtimeMs) });
+    }
+    for (const file of files.sort((a, b) => a.at - b.at)) {
+      const text = await readFile(file.path, 'utf8').catch(() => undefined);
+      await unlink(file.path).catch(() => undefined);
+      if (text === undefined || text.length > MAX_HOOK_BYTES) continue;
+      const announcement = parse(text, file.at);
+      if (announcement) this.onAnnouncement(announcement);
+    }
   }
 }

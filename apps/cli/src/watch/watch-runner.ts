@@ -43,8 +43,8 @@ export interface WatchRunOptions {
   limits?: ReadLimits;
   /** Attempts per batch on network errors, 5xx and 429 (default: 8 with --once, unbounded otherwise). */
   maxAttempts?: number;
-  /** A live watch listens here for Claude Code hooks (see `hooks install`); none when absent. */
-  hookSocket?: string;
+  /** A live watch takes Claude Code hooks from this folder (see `hooks install`); none when absent. */
+  hookInbox?: string;
 }
 
 export function viewerUrl(base: string, graphKey: string): string {
@@ -87,14 +87,15 @@ export class WatchRunner<S, P extends TimedLine> {
     const changes = new ChangeSignal(this.watchedDir(), this.options.pollMs);
     this.changes = changes;
     changes.start();
-    const inbox = this.options.hookSocket
-      ? new HookInbox(this.options.hookSocket, (a) => void this.announce(a), this.log)
+    const inbox = this.options.hookInbox
+      ? new HookInbox(this.options.hookInbox, (a) => void this.announce(a), this.log)
       : undefined;
-    if (inbox && (await inbox.start())) this.log.info(`Listening for hooks on ${inbox.path}`);
+    if (inbox && (await inbox.start())) this.log.info(`Taking Claude Code hooks from ${inbox.dir}`);
     try {
       while (!signal.aborted) {
         await changes.next(signal, this.nextDeadline());
         if (signal.aborted) break;
+        await inbox?.scan();
         await this.discover();
         await this.syncAll(signal);
       }

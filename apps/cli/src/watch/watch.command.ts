@@ -9,7 +9,7 @@ import { type CliIo, cliConfig, processIo } from '../io';
 import type { SendTotals } from './event-sender';
 import { GRAPH_KEY_PATTERN, defaultProjectsDir, expandHome, resolveProjectDir } from './projects';
 import { streamLog } from './watch-log';
-import { defaultHookSocket } from '../hooks/hook-socket';
+import { defaultHookInbox } from '../hooks/hook-inbox-dir';
 import { StatusLine } from './status-line';
 import { DEFAULT_WINDOW_MS, WatchRunner, type WatchRunOptions } from './watch-runner';
 import { emptyStats } from './watch-stats';
@@ -25,7 +25,7 @@ interface WatchCommandOptions {
   pollMs: number;
   windowMs: number;
   hooks: boolean;
-  hooksSocket?: string;
+  hooksDir?: string;
   json?: boolean;
 }
 
@@ -78,7 +78,7 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     pollMs: opts.pollMs,
     windowMs: opts.windowMs,
     ...(opts.hooks && opts.once !== true
-      ? { hookSocket: opts.hooksSocket ?? defaultHookSocket(io.env) }
+      ? { hookInbox: resolve(expandHome(opts.hooksDir ?? defaultHookInbox(io.env))) }
       : {}),
     dataDir: resolve(config.DATA_DIR),
     viewerBase: publicBaseUrl(config),
