@@ -123,6 +123,29 @@ describe('agent-<id>.meta.json', () => {
     expect(ofType(events, 'agent.spawned', `${SID}/a2`)[0]!.payload.parent).toBe(`${SID}/a1`);
   });
 
+  it('ties held lines of an agent file once its meta file is written after them', () => {
+    const b = new TranscriptBuilder(SID, VERSION);
+    const a1 = b.agentFile('a1');
+    const { events, problems } = run(
+      [
+        b.prompt('Plan'),
+        b.toolUse('T1', 'Agent', { description: 'Lead', prompt: 'Lead', subagent_type: 'planner' }),
+        // Not the spawn prompt: only the meta file can tie this file to its call.
+        b.agentRoot(a1, 'You lead the planning', 'a1'),
+        b.text('Leading', a1),
+      ],
+      [b.agentMeta('a1', { agentType: 'planner', toolUseId: 'T1', spawnDepth: 1 })],
+    );
+    expect(problems).toEqual([]);
+    expect(
+      ofType(events, 'agent.spawned').map((e) => [
+        e.node,
+        e.payload.spawn_call_id,
+        e.payload.link_method,
+      ]),
+    ).toEqual([[`${SID}/a1`, 'T1', 'spawn_call_id']]);
+  });
+
   it('reports a meta file that is not JSON and goes on', () => {
     const b = new TranscriptBuilder(SID, VERSION);
     const meta = b.agentMeta('a1', {});

@@ -179,6 +179,8 @@ export class WatchRunner<S, P extends TimedLine> {
 
   /** Finds project folders (new ones appear while Claude Code runs) and gives each its graph. */
   private async discover(): Promise<void> {
+    // An empty folder may yet become a project (a transcript) or a folder of projects (a folder).
+    if (this.target?.kind === 'projects' && this.timelines.size === 0) this.target = undefined;
     this.target ??= await this.resolve();
     if (!this.target) return;
     for (const dir of await projectDirs(this.target)) {

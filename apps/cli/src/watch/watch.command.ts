@@ -140,11 +140,8 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
       integerIn(0, 10_000),
       DEFAULT_WINDOW_MS,
     )
-    .option(
-      '--hooks-socket <path>',
-      'where to listen for `hooks install` hooks (default: per user)',
-    )
-    .option('--no-hooks', 'do not listen for Claude Code hooks')
+    .option('--hooks-dir <dir>', 'where `hooks install` hooks hand over (default: per user)')
+    .option('--no-hooks', 'do not take Claude Code hooks')
     .option('--json', 'print JSON lines (messages and status) instead of text')
     .action(async (opts: WatchCommandOptions) => {
       const options = runOptions(opts, io);

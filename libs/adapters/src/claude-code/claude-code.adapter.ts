@@ -11,7 +11,7 @@ import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
 import { type LineRole, classifyPath, detectFiles } from './files';
 import { hoistCreations } from './hoist-creations';
 import type { ParsedLine } from './line';
-import { type Run, fileMemo, routeLine, settlePending } from './line-router';
+import { type Run, fileMemo, linkHeldByMeta, routeLine, settlePending } from './line-router';
 import { readAgentMeta } from './agent-meta';
 import { parseLine } from './parse-line';
 import { type ClaudeCodeState, createClaudeCodeState } from './state';
@@ -58,6 +58,7 @@ function prepare(state: ClaudeCodeState, source: SourceLine): PreparedLine<Claud
 
 function apply(state: ClaudeCodeState, lines: readonly ClaudeCodeLine[]): AdapterOutput {
   const run: Run = { state, out: [], problems: [] };
+  linkHeldByMeta(run);
   for (const { role, line, fileId, path } of lines) {
     const file = fileMemo(state, fileId, path);
     try {

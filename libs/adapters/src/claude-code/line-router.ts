@@ -157,6 +157,25 @@ export function routeLine(run: Run, role: LineRole, line: ParsedLine, file: File
 }
 
 /**
+ * Sub-agent files whose lines are held can be tied once their meta file was read (meta files may
+ * be written after the first lines): tries those before applying new lines.
+ */
+export function linkHeldByMeta(run: Run): void {
+  for (const file of Object.values(run.state.files)) {
+    const first = file.pending[0];
+    if (!first || file.agentRef || file.agentId === undefined || file.sessionId === undefined)
+      continue;
+    if (!getOwn(run.state.metas ?? {}, `${file.sessionId}/${file.agentId}`)) continue;
+    const session = getOwn(run.state.sessions, file.sessionId);
+    if (!session) continue;
+    const em = new Emitter(file.sessionId, session, first, first.ts!, run.out);
+    const linked = onLinked(run, file.sessionId, session);
+    const ref = agentFromMeta(run.state, em, file.agentId, linked);
+    if (ref && !file.agentRef) linked(file.agentId, ref);
+  }
+}
+
+/**
  * End of a back-fill: ties held sub-agent files to a spawn call by their prompt. Files still
  * unexplained (warm-up runs, or a link not written yet) are reported and kept for a later run.
  */
