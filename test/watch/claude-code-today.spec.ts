@@ -146,6 +146,34 @@ describe('agent-<id>.meta.json', () => {
     ).toEqual([[`${SID}/a1`, 'T1', 'spawn_call_id']]);
   });
 
+  it('creates the agent from its meta file before the agent’s own file is flushed, dated by its call', () => {
+    const b = new TranscriptBuilder(SID, VERSION);
+    const spawn = b.toolUse('T1', 'Agent', {
+      description: 'Lead',
+      prompt: 'Lead',
+      subagent_type: 'planner',
+    });
+    const { events } = run([
+      b.prompt('Plan'),
+      spawn,
+      b.agentMeta('a1', {
+        agentType: 'planner',
+        description: 'Lead',
+        toolUseId: 'T1',
+        spawnDepth: 1,
+      }),
+      b.text('Waiting for the planner'),
+    ]);
+    const spawned = ofType(events, 'agent.spawned');
+    expect(spawned.map((e) => [e.node, e.payload.spawn_call_id])).toEqual([[`${SID}/a1`, 'T1']]);
+    expect(spawned[0]!.created).toBe(
+      Date.parse((JSON.parse(spawn.text) as { timestamp: string }).timestamp),
+    );
+    expect(events.map((e) => e.created)).toEqual(
+      [...events.map((e) => e.created)].sort((x, y) => x - y),
+    );
+  });
+
   it('reports a meta file that is not JSON and goes on', () => {
     const b = new TranscriptBuilder(SID, VERSION);
     const meta = b.agentMeta('a1', {});

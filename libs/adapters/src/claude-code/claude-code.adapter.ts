@@ -11,7 +11,14 @@ import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
 import { type LineRole, classifyPath, detectFiles } from './files';
 import { hoistCreations } from './hoist-creations';
 import type { ParsedLine } from './line';
-import { type Run, fileMemo, linkHeldByMeta, routeLine, settlePending } from './line-router';
+import {
+  type Run,
+  fileMemo,
+  linkHeldByMeta,
+  linkSpawnsByMeta,
+  routeLine,
+  settlePending,
+} from './line-router';
 import { readAgentMeta } from './agent-meta';
 import { parseLine } from './parse-line';
 import { type ClaudeCodeState, createClaudeCodeState } from './state';
@@ -71,6 +78,8 @@ function apply(state: ClaudeCodeState, lines: readonly ClaudeCodeLine[]): Adapte
       });
     }
   }
+  const last = lines[lines.length - 1]?.ts;
+  if (last !== undefined) linkSpawnsByMeta(run, last);
   return { events: hoistCreations(run.out), problems: run.problems };
 }
 

@@ -176,6 +176,45 @@ export function linkHeldByMeta(run: Run): void {
 }
 
 /**
+ * A meta file names the spawn call of its agent, and is written when the agent starts, long before
+ * the agent's own transcript may be flushed: once that call is known, the agent is created (dated
+ * by the call) without waiting for the agent's lines.
+ */
+export function linkSpawnsByMeta(run: Run, ts: number): void {
+  for (const [key, meta] of Object.entries(run.state.metas ?? {})) {
+    if (!meta.toolUseId) continue;
+    const slash = key.indexOf('/');
+    const sessionId = key.slice(0, slash);
+    const agentId = key.slice(slash + 1);
+    const session = getOwn(run.state.sessions, sessionId);
+    const spawn = session ? getOwn(session.spawns, meta.toolUseId) : undefined;
+    if (!session || !spawn || spawn.agentRef || getOwn(session.agents, agentId)) continue;
+    const line: ParsedLine = {
+      fileId: `${sessionId}/agent-${agentId}.meta`,
+      lineNo: 1,
+      lineId: 'meta',
+      ts,
+      version: spawn.version || undefined,
+      sessionId,
+      cwd: undefined,
+      uuid: undefined,
+      parentUuid: undefined,
+      sidechain: false,
+      facts: [],
+    };
+    const em = new Emitter(sessionId, session, line, Math.max(ts, spawn.ts), run.out);
+    linkSpawn(
+      em,
+      meta.toolUseId,
+      spawn,
+      agentId,
+      'spawn_call_id',
+      onLinked(run, sessionId, session),
+    );
+  }
+}
+
+/**
  * End of a back-fill: ties held sub-agent files to a spawn call by their prompt. Files still
  * unexplained (warm-up runs, or a link not written yet) are reported and kept for a later run.
  */
