@@ -48,19 +48,7 @@ describe('Claude Code hooks → watch → read API', () => {
     const controller = new AbortController();
     const running = new WatchRunner(
       claudeCodeAdapter,
-      {
-        projectsDir: join(suite.tmp, 'projects'),
-        projectDir: project,
-        url: suite.stack.ingestor.baseUrl,
-        key: suite.stack.key.key,
-        once: false,
-        fromStart: false,
-        pollMs: 100,
-        windowMs: 600_000,
-        hookInbox: inbox,
-        dataDir: join(suite.tmp, 'data'),
-        viewerBase: suite.stack.api.baseUrl,
-      },
+      suite.stack.watchOptions(suite.tmp, PROJECT, { windowMs: 600_000, hookInbox: inbox }),
       { info: () => undefined, warn: (m) => void warnings.push(m) },
     ).run(controller.signal);
 

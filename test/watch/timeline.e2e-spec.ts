@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
-import { WatchRunner, type WatchRunOptions } from '@graph-history/cli/watch/watch-runner';
+import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { appendOrder, interleavedSessions } from './support/interleaved-sessions';
 import { LiveStack } from './support/live-stack';
 
@@ -15,18 +15,8 @@ describe('watch sends a graph in the order of its transcripts’ own times', () 
   const { lines, expected, starts } = interleavedSessions();
   const suite = LiveStack.forSuite('watch-timeline');
 
-  const options = (project: string, once: boolean): WatchRunOptions => ({
-    projectsDir: join(suite.tmp, 'projects'),
-    projectDir: join(suite.tmp, 'projects', project),
-    url: suite.stack.ingestor.baseUrl,
-    key: suite.stack.key.key,
-    once,
-    fromStart: false,
-    pollMs: 100,
-    windowMs: 1_000,
-    dataDir: join(suite.tmp, 'data'),
-    viewerBase: suite.stack.api.baseUrl,
-  });
+  const options = (project: string, once: boolean) =>
+    suite.stack.watchOptions(suite.tmp, project, { once, windowMs: 1_000 });
 
   const write = (project: string, part: readonly SourceLine[]) => {
     for (const line of part) {

@@ -39,17 +39,7 @@ describe('watch → ingestor → read API, live', () => {
     const controller = new AbortController();
     const running = new WatchRunner(
       claudeCodeAdapter,
-      {
-        projectsDir: join(suite.tmp, 'projects'),
-        projectDir: project,
-        url: suite.stack.ingestor.baseUrl,
-        key: suite.stack.key.key,
-        once: false,
-        fromStart: false,
-        pollMs: 100,
-        dataDir: join(suite.tmp, 'data'),
-        viewerBase: suite.stack.api.baseUrl,
-      },
+      suite.stack.watchOptions(suite.tmp, PROJECT),
       { info: () => undefined, warn: (m) => process.stderr.write(`watch warn: ${m}\n`) },
     ).run(controller.signal);
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WatchRunOptions } from '@graph-history/cli/watch/watch-runner';
 import { type TestDatabase, createTestDatabase } from '../../support/test-database';
 import { type TestKey, createKey } from '../../ingestor/support/api-keys';
 import { deleteQueueKeys, uniqueQueuePrefix } from '../../ingestor/support/ingestor-harness';
@@ -81,6 +82,26 @@ export class LiveStack {
       get tmp() {
         return tmp!;
       },
+    };
+  }
+
+  /** Options of a live watch of `<tmp>/projects/<project>` into this stack. */
+  watchOptions(
+    tmp: string,
+    project: string,
+    extra: Partial<WatchRunOptions> = {},
+  ): WatchRunOptions {
+    return {
+      projectsDir: join(tmp, 'projects'),
+      projectDir: join(tmp, 'projects', project),
+      url: this.ingestor.baseUrl,
+      key: this.key.key,
+      once: false,
+      fromStart: false,
+      pollMs: 100,
+      dataDir: join(tmp, 'data'),
+      viewerBase: this.api.baseUrl,
+      ...extra,
     };
   }
 

@@ -2,29 +2,12 @@ import type { AdapterOutput, Announcement } from '../adapter';
 import { getOwn } from '../own-record';
 import { cleanText } from '../text';
 import { Emitter } from './emitter';
-import type { ParsedLine } from './line';
+import { standInLine } from './line';
 import { endAgent, linkSpawn } from './spawns';
 import type { ClaudeCodeState, SessionMemo } from './state';
 import { TEXT_MAX } from './tool-input';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** A stand-in for the transcript line a hook runs ahead of: its events get `hook-…` keys. */
-function hookLine(sessionId: string, id: string, ts: number, version: string): ParsedLine {
-  return {
-    fileId: sessionId,
-    lineNo: 0,
-    lineId: `hook-${id}`,
-    ts,
-    version: version || undefined,
-    sessionId,
-    cwd: undefined,
-    uuid: undefined,
-    parentUuid: undefined,
-    sidechain: false,
-    facts: [],
-  };
-}
 
 /** The oldest spawn call of `session` not tied to an agent yet, preferably of `agentType`. */
 function openSpawn(session: SessionMemo, agentType: string | undefined) {
@@ -60,7 +43,7 @@ export function announce(
   const em = new Emitter(
     sessionId,
     session,
-    hookLine(sessionId, id, receivedAt, session.version),
+    standInLine(sessionId, `hook-${id}`, sessionId, receivedAt, session.version),
     receivedAt,
     out.events,
   );

@@ -4,7 +4,7 @@ import { getOwn, setOwn } from '../own-record';
 import { applyFacts } from './apply-facts';
 import { Emitter } from './emitter';
 import type { LineRole } from './files';
-import type { Fact, ParsedLine } from './line';
+import { type Fact, type ParsedLine, standInLine } from './line';
 import { agentFromMeta } from './agent-meta';
 import { seenBefore } from './seen-lines';
 import { type OnLinked, linkSpawn, spawnByPrompt } from './spawns';
@@ -189,19 +189,13 @@ export function linkSpawnsByMeta(run: Run, ts: number): void {
     const session = getOwn(run.state.sessions, sessionId);
     const spawn = session ? getOwn(session.spawns, meta.toolUseId) : undefined;
     if (!session || !spawn || spawn.agentRef || getOwn(session.agents, agentId)) continue;
-    const line: ParsedLine = {
-      fileId: `${sessionId}/agent-${agentId}.meta`,
-      lineNo: 1,
-      lineId: 'meta',
-      ts,
-      version: spawn.version || undefined,
+    const line = standInLine(
+      `${sessionId}/agent-${agentId}.meta`,
+      'meta',
       sessionId,
-      cwd: undefined,
-      uuid: undefined,
-      parentUuid: undefined,
-      sidechain: false,
-      facts: [],
-    };
+      ts,
+      spawn.version,
+    );
     const em = new Emitter(sessionId, session, line, Math.max(ts, spawn.ts), run.out);
     linkSpawn(
       em,

@@ -92,3 +92,29 @@ export type Fact =
   | { kind: 'waiting_for_task'; toolUseId: string; description: string | undefined }
   /** Proof of life without anything to show (thinking, command output streaming). */
   | { kind: 'alive' };
+
+/**
+ * A stand-in for a line that is not in a transcript (a hook's announcement, a meta file): its
+ * events get keys `<fileId>:<lineId>:<n>` and no facts of its own.
+ */
+export function standInLine(
+  fileId: string,
+  lineId: string,
+  sessionId: string,
+  ts: number,
+  version: string,
+): ParsedLine {
+  return {
+    fileId,
+    lineNo: 0,
+    lineId,
+    ts,
+    version: version || undefined,
+    sessionId,
+    cwd: undefined,
+    uuid: undefined,
+    parentUuid: undefined,
+    sidechain: false,
+    facts: [],
+  };
+}
