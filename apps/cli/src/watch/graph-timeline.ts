@@ -247,7 +247,7 @@ export class GraphTimeline<S, P extends TimedLine> {
       byFile.set(h.file, seqs);
     }
     for (const [key, seqs] of byFile) this.progress.get(key)?.sent(seqs);
-    const latest = Math.max(...released.map((h) => h.ts));
+    const latest = released[released.length - 1]!.ts; // released lines come sorted by time
     if (Number.isFinite(latest)) this.options.stats.lagMs = Math.max(0, Date.now() - latest);
     this.dirty = true;
     await this.save(false);

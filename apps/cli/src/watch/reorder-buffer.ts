@@ -43,7 +43,9 @@ export class ReorderBuffer<P> {
   /** When the oldest held line has waited the whole window (undefined when nothing is held). */
   nextDeadline(): number | undefined {
     if (this.held.length === 0) return undefined;
-    return Math.min(...this.held.map((h) => h.arrivedAt)) + this.windowMs;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const h of this.held) oldest = Math.min(oldest, h.arrivedAt);
+    return oldest + this.windowMs;
   }
 
   release(now: number, until = Number.NEGATIVE_INFINITY): HeldLine<P>[] {
