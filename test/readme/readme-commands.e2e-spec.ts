@@ -1,5 +1,14 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -31,9 +40,13 @@ const blocks: Block[] = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m
 const isSuite = (b: Block) => b.text.trim() === 'pnpm test';
 const isBench = (b: Block) => /\bpnpm bench:/.test(b.text);
 const isServer = (b: Block) => /\bpnpm start\b/.test(b.text);
+/** Blocks that read `~/.claude`: they run with a scratch home holding one real transcript. */
+const readsClaudeHome = (b: Block) => /\bgraph-history (watch|hooks)\b/.test(b.text);
+const TRANSCRIPTS = path.join(REPO, 'test/fixtures/claude-code/v2-subagent-files');
 
 describe('README.md command blocks', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gh-readme-'));
+  const claudeHome = path.join(dataDir, 'home');
   const ports = { api: 0, ingest: 0 };
   let env: NodeJS.ProcessEnv;
   let key = '';
@@ -57,6 +70,9 @@ describe('README.md command blocks', () => {
       QUEUE_PREFIX: testQueuePrefix(),
       LOG_LEVEL: 'warn',
     };
+    const project = path.join(claudeHome, '.claude/projects/-home-me-app');
+    mkdirSync(project, { recursive: true });
+    cpSync(TRANSCRIPTS, project, { recursive: true, filter: (f) => !f.endsWith('LICENSE') });
   });
 
   afterAll(async () => {
@@ -127,12 +143,18 @@ describe('README.md command blocks', () => {
         expect(key).not.toBe(''); // the service block ran first
         const result = await run('bash', ['-eo', 'pipefail', '-c', filled(block.text)], {
           cwd: REPO,
-          env,
+          env: readsClaudeHome(block) ? { ...env, HOME: claudeHome, GRAPH_HISTORY_KEY: key } : env,
           timeout: 120_000,
         }).catch((err: { code: number; stdout: string; stderr: string }) => {
           throw new Error(`exit ${err.code}:\n${err.stdout}\n${err.stderr}`);
         });
         expect(result.stderr).not.toContain('ELIFECYCLE');
+        if (readsClaudeHome(block)) {
+          const settings = path.join(claudeHome, '.claude/settings.json');
+          // install then uninstall leaves the settings as they were: empty of hooks
+          expect(JSON.parse(readFileSync(settings, 'utf8')).hooks ?? {}).toEqual({});
+          expect(result.stdout + result.stderr).toMatch(/Found 1 session/);
+        }
         if (/^\s*curl /m.test(block.text)) {
           const body = JSON.parse(result.stdout) as { object?: string; error?: unknown };
           expect(body.error).toBeUndefined();

@@ -1,28 +1,8 @@
-import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
-import type { WatchEvent } from '@graph-history/domain';
-import { expectValidStream, nodeOf, replay } from './support/graph-replay';
+import { ofType, run } from './support/adapter-run';
+import { nodeOf, replay } from './support/graph-replay';
 import { TranscriptBuilder } from './support/transcript-builder';
 
 const SID = 'sess-1';
-
-function run(...chunks: SourceLine[][]): { events: WatchEvent[]; problems: string[] } {
-  const state = claudeCodeAdapter.initialState();
-  const events: WatchEvent[] = [];
-  const problems: string[] = [];
-  for (const chunk of [...chunks, null]) {
-    const out = chunk ? claudeCodeAdapter.toEvents(state, chunk) : claudeCodeAdapter.flush(state);
-    events.push(...out.events);
-    problems.push(...out.problems.map((p) => `${p.file}:${p.lineNo}: ${p.message}`));
-  }
-  expectValidStream(events);
-  return { events, problems };
-}
-
-const ofType = <T extends WatchEvent['type']>(events: WatchEvent[], type: T, node?: string) =>
-  events.filter(
-    (e): e is Extract<WatchEvent, { type: T }> =>
-      e.type === type && (node === undefined || e.node === node),
-  );
 
 describe('background agents', () => {
   const b = new TranscriptBuilder(SID);

@@ -17,13 +17,13 @@ describe('readNewLines', () => {
   it('leaves a partial last line until its newline is written', async () => {
     writeFileSync(file, '{"a":1}\n{"b":');
     const first = await readNewLines(file, START);
-    expect(first.lines).toEqual([{ lineNo: 1, text: '{"a":1}' }]);
+    expect(first.lines).toEqual([{ lineNo: 1, text: '{"a":1}', end: { offset: 8, lineNo: 1 } }]);
     expect(first.next).toEqual({ offset: 8, lineNo: 1 });
 
     expect((await readNewLines(file, first.next)).lines).toEqual([]);
     appendFileSync(file, '2}\n');
     const second = await readNewLines(file, first.next);
-    expect(second.lines).toEqual([{ lineNo: 2, text: '{"b":2}' }]);
+    expect(second.lines).toEqual([{ lineNo: 2, text: '{"b":2}', end: { offset: 16, lineNo: 2 } }]);
     expect(second.next).toEqual({ offset: 16, lineNo: 2 });
   });
 

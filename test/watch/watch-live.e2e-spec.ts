@@ -1,14 +1,9 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
-import { type TestDatabase, createTestDatabase } from '../support/test-database';
-import { type TestKey, createKey } from '../ingestor/support/api-keys';
-import { deleteQueueKeys, uniqueQueuePrefix } from '../ingestor/support/ingestor-harness';
-import { freePort } from '../support/free-port';
-import { ServiceProcess } from '../support/service-process';
 import { FIXTURES, fixtureLines } from './support/fixture-lines';
+import { type ApiNode, LiveStack } from './support/live-stack';
 import { transcriptFacts } from './support/transcript-facts';
 
 /**
@@ -19,77 +14,16 @@ describe('watch → ingestor → read API, live', () => {
   const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
   const PROJECT = '-home-USER-projects-live';
   const GRAPH = 'home-USER-projects-live';
-  let t: TestDatabase;
-  let key: TestKey;
-  let queuePrefix: string;
-  let ingestor: ServiceProcess;
-  let api: ServiceProcess;
-  let tmp: string;
+  const suite = LiveStack.forSuite('watch-live');
 
-  beforeAll(async () => {
-    t = await createTestDatabase();
-    key = await createKey(t.db, 'watch-live');
-    queuePrefix = uniqueQueuePrefix();
-    const env = { DATABASE_URL: t.url, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' };
-    const [ingestPort, apiPort] = [await freePort(), await freePort()];
-    ingestor = await ServiceProcess.start('ingestor', ingestPort, {
-      ...env,
-      INGEST_PORT: String(ingestPort),
-    });
-    api = await ServiceProcess.start('api', apiPort, {
-      ...env,
-      PORT: String(apiPort),
-      HOST: '127.0.0.1',
-    });
-    tmp = mkdtempSync(join(tmpdir(), 'gh-watch-live-'));
-  }, 90_000);
+  const read = <T>(path: string) => suite.stack.read<T>(path);
+  const until = <T>(what: string, probe: () => Promise<T | undefined>) =>
+    suite.stack.until(what, probe);
 
-  afterAll(async () => {
-    await ingestor?.stop();
-    await api?.stop();
-    await deleteQueueKeys(queuePrefix);
-    await t?.drop();
-    rmSync(tmp, { recursive: true, force: true });
-  });
-
-  const read = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${api.baseUrl}/api/v1${path}`, {
-      headers: { authorization: key.auth },
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-
-  type NodeList = {
-    data: Array<{
-      provider_ref: string;
-      kind: string;
-      state: string;
-      ended: number | null;
-      parent_id: string | null;
-      spawn_call_id: string | null;
-    }>;
-  };
-
-  async function until<T>(
-    what: string,
-    probe: () => Promise<T | undefined>,
-    timeoutMs = 30_000,
-  ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe().catch(() => undefined);
-      if (value !== undefined) return value;
-      if (Date.now() > deadline)
-        throw new Error(
-          `timed out waiting for ${what}\ningestor:\n${ingestor.logs()}\napi:\n${api.logs()}`,
-        );
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  type NodeList = { data: ApiNode[] };
 
   it('shows appended transcript lines through the read API', async () => {
-    const project = join(tmp, 'projects', PROJECT);
+    const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
     const write = (lines: SourceLine[]) =>
       lines.forEach((line) => {
@@ -105,17 +39,7 @@ describe('watch → ingestor → read API, live', () => {
     const controller = new AbortController();
     const running = new WatchRunner(
       claudeCodeAdapter,
-      {
-        projectsDir: join(tmp, 'projects'),
-        projectDir: project,
-        url: ingestor.baseUrl,
-        key: key.key,
-        once: false,
-        fromStart: false,
-        pollMs: 100,
-        dataDir: join(tmp, 'data'),
-        viewerBase: api.baseUrl,
-      },
+      suite.stack.watchOptions(suite.tmp, PROJECT),
       { info: () => undefined, warn: (m) => process.stderr.write(`watch warn: ${m}\n`) },
     ).run(controller.signal);
 

@@ -14,6 +14,7 @@ import type { WatchEvent } from '@graph-history/domain';
 import { WatchRunner, type WatchRunOptions } from '@graph-history/cli/watch/watch-runner';
 import { FIXTURES, fixtureLines } from './support/fixture-lines';
 import { FakeIngest } from './support/fake-ingest';
+import { appendOrder } from './support/interleaved-sessions';
 
 const V2 = join(FIXTURES, 'v2-subagent-files');
 const V1 = join(FIXTURES, 'v1-inline-sidechains');
@@ -163,9 +164,11 @@ describe('WatchRunner', () => {
     ).toEqual(expected.map((e) => e.key).sort());
     expect(warnings).toEqual([]);
     const saved = JSON.parse(
-      readFileSync(join(tmp, 'data', 'watch', GRAPH, `${GRAPH}.json`), 'utf8'),
+      readFileSync(join(tmp, 'data', 'watch', GRAPH, 'timeline.json'), 'utf8'),
     ) as { files: Record<string, { lineNo: number }> };
-    expect(saved.files[`${'fa812bfe-b295-4cca-9c2f-fdf01028cb46'}.jsonl`]!.lineNo).toBe(1881);
+    expect(saved.files[join(project, 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl')]!.lineNo).toBe(
+      1881,
+    );
   });
 
   it('is woken by file-system notifications, not only by polling', async () => {
@@ -218,17 +221,3 @@ describe('WatchRunner', () => {
     expect(server.events(GRAPH).map((e) => e.type)).toEqual(['session.started', 'title', 'status']);
   });
 });
-
-/** Lines in the order a live session writes them: by transcript time, file order for ties. */
-function appendOrder(lines: readonly SourceLine[]): SourceLine[] {
-  const last = new Map<string, number>();
-  return lines
-    .map((line, i) => {
-      const parsed = JSON.parse(line.text) as { timestamp?: string };
-      const ts = parsed.timestamp ? Date.parse(parsed.timestamp) : (last.get(line.file.id) ?? 0);
-      last.set(line.file.id, ts);
-      return { line, ts, i };
-    })
-    .sort((a, b) => a.ts - b.ts || a.i - b.i)
-    .map((t) => t.line);
-}

@@ -8,6 +8,7 @@ import { registerSimulateCommand } from './commands/simulate.command';
 import { registerStartCommand } from './commands/start.command';
 import { registerTailCommand } from './commands/tail.command';
 import { CliIo } from './io';
+import { registerHooksCommand } from './hooks/hooks.command';
 import { registerWatchCommand } from './watch/watch.command';
 
 export function createProgram(io: CliIo): Command {
@@ -29,6 +30,7 @@ export function createProgram(io: CliIo): Command {
   registerWatchCommand(program, io);
   registerGraphsCommand(program, io);
   registerTailCommand(program, io);
+  registerHooksCommand(program, io);
   return program;
 }
 

@@ -8,6 +8,8 @@ export interface TranscriptFile {
   id: string;
   /** Files of one group (a session and its sub-agents) are read and converted together. */
   group: string;
+  /** A small JSON document read whole (and again when it changes), not a stream of lines. */
+  whole?: boolean;
 }
 
 /** One complete line of a transcript file (without its newline). */
@@ -30,6 +32,27 @@ export interface AdapterOutput {
   problems: LineProblem[];
 }
 
+/** A line parsed but not yet applied: the watcher orders such lines by `ts` across files. */
+export interface TimedLine {
+  /** The transcript's own time of the line (ms); undefined when neither it nor its file says. */
+  ts: number | undefined;
+}
+
+export interface PreparedLine<P extends TimedLine> {
+  /** Nothing to order (blank line, side document such as a sub-agent's meta file). */
+  line?: P;
+  problem?: LineProblem;
+}
+
+/**
+ * What a provider's own hook (e.g. a Claude Code hook) says happened just now, before its
+ * transcript is written. Plain JSON as the hook received it, plus when the watcher got it.
+ */
+export interface Announcement {
+  payload: Record<string, unknown>;
+  receivedAt: number;
+}
+
 /**
  * Turns one provider's transcripts into WatchEvents. Implementations are pure: no I/O, no clock,
  * no randomness. All memory lives in the explicit `State`, which is plain JSON so a watcher can
@@ -39,7 +62,7 @@ export interface AdapterOutput {
  * a ref is created once, nothing but `activity` follows a node's `ended`, and every key is derived
  * from the transcript so converting the same lines again yields the same keys.
  */
-export interface TranscriptAdapter<State> {
+export interface TranscriptAdapter<State, P extends TimedLine = TimedLine> {
   /** Adapter name and version, sent as `source.adapter` (`<name>/<version>`). */
   readonly name: string;
   readonly version: number;
@@ -48,9 +71,18 @@ export interface TranscriptAdapter<State> {
   /** Picks the files this adapter reads among paths relative to a project directory. */
   detect(paths: readonly string[]): TranscriptFile[];
   initialState(): State;
+  /** Parses one complete line (or a whole side document) without applying it. */
+  prepare(state: State, line: SourceLine): PreparedLine<P>;
+  /** Applies prepared lines in the order given (the watcher's timeline order). */
+  apply(state: State, lines: readonly P[]): AdapterOutput;
+  /**
+   * Events for what a hook announced, with the keys the transcript will give the same facts, and
+   * state updated so the transcript's copy adds nothing. Transcripts stay the source of truth.
+   */
+  announce(state: State, announcement: Announcement): AdapterOutput;
   /**
    * Converts newly appended complete lines (any files, any order of arrival) into events,
-   * updating `state` in place. Lines of one call are ordered by the transcript's own clock.
+   * updating `state` in place: `prepare`, a stable sort by `ts`, then `apply`.
    */
   toEvents(state: State, lines: readonly SourceLine[]): AdapterOutput;
   /** Settles what still waits for lines that will not come (end of a one-off back-fill). */

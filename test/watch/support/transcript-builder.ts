@@ -30,6 +30,17 @@ export class TranscriptBuilder {
     };
   }
 
+  /** A 2.1.x `agent-<id>.meta.json` beside the sub-agent's file (read whole, no newline). */
+  agentMeta(agentId: string, meta: Obj): SourceLine {
+    const file: TranscriptFile = {
+      path: `${this.sessionId}/subagents/agent-${agentId}.meta.json`,
+      id: `${this.sessionId}/agent-${agentId}.meta`,
+      group: this.sessionId,
+      whole: true,
+    };
+    return { file, lineNo: 1, text: JSON.stringify(meta) };
+  }
+
   /** Advances the transcript clock; returns the time the next line gets. */
   tick(ms = 1_000): number {
     this.clock += ms;

@@ -24,8 +24,11 @@ export class ChangeSignal {
     }
   }
 
-  /** Resolves on the next change, after the polling interval, or when `signal` aborts. */
-  next(signal: AbortSignal): Promise<void> {
+  /**
+   * Resolves on the next change, after the polling interval, at `deadline` (epoch ms) when one is
+   * given, or when `signal` aborts.
+   */
+  next(signal: AbortSignal, deadline?: number): Promise<void> {
     if (this.pending || signal.aborted) {
       this.pending = false;
       return Promise.resolve();
@@ -38,7 +41,11 @@ export class ChangeSignal {
         this.pending = false;
         resolve();
       };
-      const timer = setTimeout(done, this.pollMs);
+      const wait =
+        deadline === undefined
+          ? this.pollMs
+          : Math.max(0, Math.min(this.pollMs, deadline - Date.now()));
+      const timer = setTimeout(done, wait);
       signal.addEventListener('abort', done, { once: true });
       this.wake = done;
     });
@@ -49,7 +56,8 @@ export class ChangeSignal {
     this.wake?.();
   }
 
-  private notify(): void {
+  /** Wakes the watcher now (a hook said a transcript changed). */
+  notify(): void {
     this.pending = true;
     this.wake?.();
   }

@@ -10,6 +10,8 @@ export interface FilePosition {
 export interface ReadLine {
   lineNo: number;
   text: string;
+  /** Where the line after this one starts. */
+  end: FilePosition;
 }
 
 export interface ReadResult {
@@ -84,13 +86,15 @@ export async function readNewLines(
       ) {
         const lineNo = result.next.lineNo + 1;
         const bytes = partBytes + (i - start);
+        const end = { offset: pos + i + 1, lineNo };
         if (bytes > limits.maxLineBytes) result.oversized.push({ lineNo, bytes });
         else
           result.lines.push({
             lineNo,
             text: decode([...parts, buffer.subarray(start, i)], lineNo),
+            end,
           });
-        result.next = { offset: pos + i + 1, lineNo };
+        result.next = end;
         parts = [];
         partBytes = 0;
         start = i + 1;

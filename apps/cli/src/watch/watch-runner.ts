@@ -1,19 +1,30 @@
-import { basename, join } from 'node:path';
-import { type TranscriptAdapter, adapterId } from '@graph-history/adapters';
+import { basename, dirname, join } from 'node:path';
+import {
+  type Announcement,
+  type TimedLine,
+  type TranscriptAdapter,
+  adapterId,
+} from '@graph-history/adapters';
+import { CliError } from '../cli-error';
 import { IngestClient, IngestRequestError } from '../ingest-client';
 import { ChangeSignal } from './change-signal';
-import { EventSender, type SendTotals, emptyTotals } from './event-sender';
-import { listSubdirectories } from './file-listing';
+import { EventSender, type SendTotals } from './event-sender';
+import { GraphTimeline } from './graph-timeline';
+import { HookInbox } from './hook-inbox';
 import type { ReadLimits } from './line-reader';
-import { ProjectWatcher } from './project-watcher';
 import { graphKeyFor } from './projects';
 import type { WatchLog } from './watch-log';
 import { WatchStateStore } from './watch-state';
+import { type WatchStats, emptyStats } from './watch-stats';
+import { type WatchTarget, describeFound, projectDirs, resolveTarget } from './watch-target';
+
+/** Default reorder window of a live tail (see GraphTimeline). */
+export const DEFAULT_WINDOW_MS = 1_000;
 
 export interface WatchRunOptions {
-  /** The folder holding one sub-folder per project (`~/.claude/projects`). */
+  /** What `--dir` names: the folder of projects, one project's folder, or one transcript file. */
   projectsDir: string;
-  /** Only this project folder; every project folder under `projectsDir` when absent. */
+  /** Only this project folder (`--project`). */
   projectDir?: string;
   /** Send everything to this graph; by default each project has its own. */
   graph?: string;
@@ -23,29 +34,35 @@ export interface WatchRunOptions {
   once: boolean;
   fromStart: boolean;
   pollMs: number;
-  /** Snapshots go to `<dataDir>/watch/<graph>/<project>.json`. */
+  /** Reorder window of the live tail (default 1 s). */
+  windowMs?: number;
+  /** Snapshots go to `<dataDir>/watch/<graph>/timeline.json`. */
   dataDir: string;
   /** Base of viewer addresses: `<viewerBase>/graphs/gph_<graph>`. */
   viewerBase: string;
   limits?: ReadLimits;
   /** Attempts per batch on network errors, 5xx and 429 (default: 8 with --once, unbounded otherwise). */
   maxAttempts?: number;
+  /** A live watch takes Claude Code hooks from this folder (see `hooks install`); none when absent. */
+  hookInbox?: string;
 }
 
 export function viewerUrl(base: string, graphKey: string): string {
   return `${base.replace(/\/+$/, '')}/graphs/gph_${graphKey}`;
 }
 
-/** Watches Claude Code project folders and streams their transcripts into graphs. */
-export class WatchRunner<S> {
-  private readonly watchers = new Map<string, ProjectWatcher<S>>();
-  private readonly senders = new Map<string, EventSender>();
+/** Watches Claude Code transcripts and streams them into graphs, one timeline per graph. */
+export class WatchRunner<S, P extends TimedLine> {
+  private readonly timelines = new Map<string, GraphTimeline<S, P>>();
   private readonly client: IngestClient;
+  private target: WatchTarget | undefined;
+  private changes: ChangeSignal | undefined;
 
   constructor(
-    private readonly adapter: TranscriptAdapter<S>,
+    private readonly adapter: TranscriptAdapter<S, P>,
     private readonly options: WatchRunOptions,
     private readonly log: WatchLog,
+    readonly stats: WatchStats = emptyStats(),
   ) {
     this.client = new IngestClient({
       url: options.url,
@@ -61,95 +78,144 @@ export class WatchRunner<S> {
   /** Runs until done (`once`) or until `signal` aborts; returns what was sent per graph. */
   async run(signal: AbortSignal): Promise<Map<string, SendTotals>> {
     await this.discover();
+    await this.reportFound();
     await this.syncAll(signal);
     if (this.options.once) {
-      for (const watcher of this.watchers.values()) await watcher.finish();
+      for (const timeline of this.timelines.values()) await timeline.finish();
       return this.totals();
     }
-    const changes = new ChangeSignal(
-      this.options.projectDir ?? this.options.projectsDir,
-      this.options.pollMs,
-    );
+    const changes = new ChangeSignal(this.watchedDir(), this.options.pollMs);
+    this.changes = changes;
     changes.start();
+    const inbox = this.options.hookInbox
+      ? new HookInbox(this.options.hookInbox, (a) => void this.announce(a), this.log)
+      : undefined;
+    if (inbox && (await inbox.start())) this.log.info(`Taking Claude Code hooks from ${inbox.dir}`);
     try {
       while (!signal.aborted) {
-        await changes.next(signal);
+        await changes.next(signal, this.nextDeadline());
         if (signal.aborted) break;
+        await inbox?.scan();
         await this.discover();
         await this.syncAll(signal);
       }
     } finally {
+      await inbox?.close();
       changes.close();
+      this.changes = undefined;
     }
     return this.totals();
   }
 
-  private async syncAll(signal: AbortSignal): Promise<void> {
-    for (const watcher of this.watchers.values()) {
-      if (signal.aborted) return;
-      const before = { ...watcher.totals };
-      try {
-        await watcher.sync(signal);
-      } catch (err) {
-        if (err instanceof IngestRequestError) throw err; // a bad key or a taken graph key needs the user
-        this.log.warn(`${watcher.dir}: ${(err as Error).message}`);
-        continue;
-      }
-      const sent = watcher.totals.sent - before.sent;
-      if (sent > 0 && !this.options.once) {
-        this.log.info(
-          `${basename(watcher.dir)}: sent ${sent} events (${watcher.totals.accepted - before.accepted} new)`,
-        );
-      }
-    }
+  /**
+   * A Claude Code hook's payload: the graph whose folder holds its transcript reads that folder
+   * at once and sends what the hook says ahead of the transcript. False when no graph follows it.
+   */
+  announce(announcement: Announcement): boolean {
+    this.stats.hooks += 1;
+    const path = announcement.payload['transcript_path'];
+    if (typeof path !== 'string') return false;
+    const dir = dirname(path);
+    const timeline = [...this.timelines.values()].find((t) => t.owns(dir));
+    if (!timeline) return false;
+    timeline.announce(announcement);
+    this.changes?.notify();
+    return true;
   }
 
-  /** Finds project folders (new ones appear while Claude Code runs) and prepares their watchers. */
+  private watchedDir(): string {
+    return this.options.projectDir ?? this.target?.dir ?? this.options.projectsDir;
+  }
+
+  private nextDeadline(): number | undefined {
+    const deadlines = [...this.timelines.values()]
+      .map((t) => t.nextDeadline())
+      .filter((d): d is number => d !== undefined);
+    return deadlines.length > 0 ? Math.min(...deadlines) : undefined;
+  }
+
+  private async reportFound(): Promise<void> {
+    for (const timeline of this.timelines.values()) await timeline.listFiles();
+    const sessions = [...this.timelines.values()].reduce((n, t) => n + t.sessionCount, 0);
+    this.stats.sessions = sessions;
+    const target = this.target;
+    if (!target) return;
+    const projects = [...this.timelines.values()].reduce((n, t) => n + t.sources.length, 0);
+    if (sessions > 0) {
+      this.log.info(describeFound(target, sessions, projects));
+      return;
+    }
+    const message = `No Claude Code sessions found in ${target.kind === 'session' ? target.file : target.dir}.`;
+    if (this.options.once) throw new CliError(message);
+    this.log.warn(`${message} Waiting for some to appear.`);
+  }
+
+  private async syncAll(signal: AbortSignal): Promise<void> {
+    for (const timeline of this.timelines.values()) {
+      if (signal.aborted) return;
+      const before = timeline.totals.sent;
+      try {
+        await timeline.sync({ drain: this.options.once, signal });
+      } catch (err) {
+        if (err instanceof IngestRequestError) throw err; // a bad key or a taken graph key needs the user
+        this.stats.errors += 1;
+        this.log.warn(`graph ${timeline.graphKey}: ${(err as Error).message}`);
+        continue;
+      }
+      const sent = timeline.totals.sent - before;
+      if (sent > 0 && !this.options.once) {
+        this.log.info(`graph ${timeline.graphKey}: sent ${sent} events`);
+      }
+    }
+    this.stats.sessions = [...this.timelines.values()].reduce((n, t) => n + t.sessionCount, 0);
+  }
+
+  private async resolve(): Promise<WatchTarget | undefined> {
+    if (this.options.projectDir !== undefined) {
+      return { kind: 'project', dir: this.options.projectDir };
+    }
+    return resolveTarget(this.options.projectsDir, this.adapter);
+  }
+
+  /** Finds project folders (new ones appear while Claude Code runs) and gives each its graph. */
   private async discover(): Promise<void> {
-    const dirs = this.options.projectDir
-      ? [this.options.projectDir]
-      : (await listSubdirectories(this.options.projectsDir)).map((name) =>
-          join(this.options.projectsDir, name),
-        );
-    for (const dir of dirs) {
-      if (this.watchers.has(dir)) continue;
-      const project = graphKeyFor(basename(dir));
-      const graphKey = this.options.graph ?? project;
-      let sender = this.senders.get(graphKey);
-      if (!sender) {
-        sender = new EventSender(graphKey, this.client, this.log);
-        this.senders.set(graphKey, sender);
+    // An empty folder may yet become a project (a transcript) or a folder of projects (a folder).
+    if (this.target?.kind === 'projects' && this.timelines.size === 0) this.target = undefined;
+    this.target ??= await this.resolve();
+    if (!this.target) return;
+    for (const dir of await projectDirs(this.target)) {
+      if ([...this.timelines.values()].some((t) => t.owns(dir))) continue;
+      const graphKey = this.options.graph ?? graphKeyFor(basename(dir));
+      let timeline = this.timelines.get(graphKey);
+      if (!timeline) {
+        timeline = new GraphTimeline<S, P>({
+          graphKey,
+          adapter: this.adapter,
+          sender: new EventSender(graphKey, this.client, this.log),
+          store: new WatchStateStore(
+            join(this.options.dataDir, 'watch', graphKey, 'timeline.json'),
+            adapterId(this.adapter),
+          ),
+          log: this.log,
+          stats: this.stats,
+          fromStart: this.options.fromStart,
+          windowMs: this.options.windowMs ?? DEFAULT_WINDOW_MS,
+          ...(this.options.limits ? { limits: this.options.limits } : {}),
+        });
+        await timeline.init();
+        this.timelines.set(graphKey, timeline);
         this.log.info(
           `Sharing ${dir} as graph ${graphKey}: ${viewerUrl(this.options.viewerBase, graphKey)}`,
         );
       }
-      const store = new WatchStateStore(
-        join(this.options.dataDir, 'watch', graphKey, `${project}.json`),
-        adapterId(this.adapter),
-      );
-      const watcher = new ProjectWatcher({
+      timeline.addSource({
         dir,
-        adapter: this.adapter,
-        sender,
-        store,
-        log: this.log,
-        fromStart: this.options.fromStart,
-        ...(this.options.limits ? { limits: this.options.limits } : {}),
+        ...(this.target.kind === 'session' ? { group: this.target.group } : {}),
       });
-      await watcher.init();
-      this.watchers.set(dir, watcher);
     }
   }
 
   private totals(): Map<string, SendTotals> {
-    const byGraph = new Map<string, SendTotals>();
-    for (const watcher of this.watchers.values()) {
-      const key = this.options.graph ?? graphKeyFor(basename(watcher.dir));
-      const sum = byGraph.get(key) ?? emptyTotals();
-      for (const field of ['sent', 'accepted', 'duplicates', 'skipped'] as const)
-        sum[field] += watcher.totals[field];
-      byGraph.set(key, sum);
-    }
-    return byGraph;
+    return new Map([...this.timelines].map(([key, t]) => [key, { ...t.totals }]));
   }
 }

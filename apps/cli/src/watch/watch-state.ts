@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FilePosition } from './line-reader';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
  * What a project watcher has sent: the read position of each transcript file and the adapter

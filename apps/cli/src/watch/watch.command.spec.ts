@@ -1,7 +1,6 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { FIXTURES } from '../../../../test/watch/support/fixture-lines';
 import { FakeIngest } from '../../../../test/watch/support/fake-ingest';
@@ -9,16 +8,7 @@ import { CliError } from '../cli-error';
 import type { CliIo } from '../io';
 import { claudeProjectName, graphKeyFor, resolveProjectDir } from './projects';
 import { registerWatchCommand } from './watch.command';
-
-function captureIo(env: NodeJS.ProcessEnv): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += String(d)));
-  stderr.on('data', (d) => (err += String(d)));
-  return { env, stdout, stderr, out: () => out, err: () => err };
-}
+import { captureIo } from '../../../../test/watch/support/capture-io';
 
 async function watch(io: CliIo, ...args: string[]): Promise<void> {
   const program = new Command('graph-history').exitOverride();
@@ -55,9 +45,48 @@ describe('graph-history watch', () => {
     expect(events.length).toBeGreaterThan(0);
     expect(io.out()).toBe(
       `Sharing ${join(projects, '-path-to-Demo')} as graph path-to-Demo: https://share.example.com/graphs/gph_path-to-Demo\n` +
+        `Found 1 session in the project folder ${join(projects, '-path-to-Demo')}.\n` +
         `graph path-to-Demo: ${events.length} events sent, ${events.length} new, 0 already there.\n`,
     );
     expect(io.err()).toBe('');
+  });
+
+  it.each([
+    {
+      what: 'the folder of projects',
+      pick: (p: string) => p,
+      found: /^Found 2 sessions in 2 projects under /m,
+      graphs: 2,
+    },
+    {
+      what: 'one project folder',
+      pick: (p: string) => join(p, 'demo'),
+      found: /^Found 1 session in the project folder /m,
+      graphs: 1,
+    },
+    {
+      what: 'one session file',
+      pick: (p: string) => join(p, 'demo', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl'),
+      found: /^Following the session in .*5c0375b4-57a5-4f26-b12d-d022ee4e51b7\.jsonl\.$/m,
+      graphs: 1,
+    },
+  ])('--dir takes $what and says what it found', async ({ pick, found, graphs }) => {
+    const projects = join(tmp, 'projects');
+    cpSync(join(FIXTURES, 'v1-inline-sidechains'), join(projects, 'demo'), { recursive: true });
+    cpSync(join(FIXTURES, 'v2-subagent-files'), join(projects, 'other'), { recursive: true });
+    const io = captureIo({ DATA_DIR: join(tmp, 'data'), GRAPH_HISTORY_URL: url });
+    await watch(io, '--once', '--dir', pick(projects), '--key', server.apiKey);
+    expect(io.out()).toMatch(found);
+    expect(server.events('demo').length).toBeGreaterThan(0);
+    expect(server.graphs.size).toBe(graphs);
+    expect(io.err()).toBe('');
+  });
+
+  it('--once over a folder without sessions is a one-line error', async () => {
+    const io = captureIo({ DATA_DIR: join(tmp, 'data'), GRAPH_HISTORY_URL: url });
+    const run = watch(io, '--once', '--dir', tmp, '--key', server.apiKey);
+    await expect(run).rejects.toThrow(CliError);
+    await expect(run).rejects.toThrow(`No Claude Code sessions found in ${tmp}.`);
   });
 
   it('honours --graph and --key', async () => {

@@ -9,7 +9,10 @@ import { type CliIo, cliConfig, processIo } from '../io';
 import type { SendTotals } from './event-sender';
 import { GRAPH_KEY_PATTERN, defaultProjectsDir, expandHome, resolveProjectDir } from './projects';
 import { streamLog } from './watch-log';
-import { WatchRunner, type WatchRunOptions } from './watch-runner';
+import { defaultHookInbox } from '../hooks/hook-inbox-dir';
+import { StatusLine } from './status-line';
+import { DEFAULT_WINDOW_MS, WatchRunner, type WatchRunOptions } from './watch-runner';
+import { emptyStats } from './watch-stats';
 
 interface WatchCommandOptions {
   dir?: string;
@@ -20,6 +23,10 @@ interface WatchCommandOptions {
   once?: boolean;
   fromStart?: boolean;
   pollMs: number;
+  windowMs: number;
+  hooks: boolean;
+  hooksDir?: string;
+  json?: boolean;
 }
 
 /** After SIGINT/SIGTERM the current pass gets this long to finish before the process exits. */
@@ -69,6 +76,10 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     once: opts.once === true,
     fromStart: opts.fromStart === true,
     pollMs: opts.pollMs,
+    windowMs: opts.windowMs,
+    ...(opts.hooks && opts.once !== true
+      ? { hookInbox: resolve(expandHome(opts.hooksDir ?? defaultHookInbox(io.env))) }
+      : {}),
     dataDir: resolve(config.DATA_DIR),
     viewerBase: publicBaseUrl(config),
   };
@@ -95,7 +106,10 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
     .description(
       'Share live Claude Code sessions: follow their transcripts and send them as watch events',
     )
-    .option('--dir <dir>', 'Claude Code projects folder (default: ~/.claude/projects)')
+    .option(
+      '--dir <path>',
+      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file',
+    )
     .option(
       '--project <name|path>',
       'only this project: its folder name under --dir, or its working directory',
@@ -120,17 +134,31 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
       integerIn(50, 600_000),
       2_000,
     )
+    .option(
+      '--window-ms <ms>',
+      'reorder window of the live tail: lines wait this long for earlier lines of other files',
+      integerIn(0, 10_000),
+      DEFAULT_WINDOW_MS,
+    )
+    .option('--hooks-dir <dir>', 'where `hooks install` hooks hand over (default: per user)')
+    .option('--no-hooks', 'do not take Claude Code hooks')
+    .option('--json', 'print JSON lines (messages and status) instead of text')
     .action(async (opts: WatchCommandOptions) => {
       const options = runOptions(opts, io);
-      const log = streamLog(io.stdout, io.stderr);
+      const stats = emptyStats();
+      const mode = opts.json ? 'json' : io.stdout.isTTY ? 'tty' : 'plain';
+      const status = new StatusLine(io.stdout, io.stderr, mode, stats);
+      const log = options.once && !opts.json ? streamLog(io.stdout, io.stderr) : status;
       const controller = new AbortController();
       const release = options.once ? () => undefined : stopOnSignals(controller);
+      const runner = new WatchRunner(claudeCodeAdapter, options, log, stats);
+      if (!options.once) status.start();
       try {
-        const totals = await new WatchRunner(claudeCodeAdapter, options, log).run(
-          controller.signal,
-        );
+        const totals = await runner.run(controller.signal);
+        status.stop();
         log.info(summary(totals));
       } finally {
+        status.stop();
         release();
       }
     });

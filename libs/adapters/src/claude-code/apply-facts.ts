@@ -5,6 +5,7 @@ import type { Fact } from './line';
 import { forgetOpenCalls } from './open-calls';
 import { type OnLinked, linkSpawn, notifiedEnd } from './spawns';
 import { LABEL_MAX } from './tool-input';
+import { receiveMessage } from './teams';
 import { toolResult, toolUse, waitingForTask } from './tool-facts';
 
 const TITLE_MAX = 200;
@@ -84,6 +85,12 @@ export function applyFacts(
         break;
       case 'alive':
         em.activity(ref);
+        break;
+      case 'teammate_message':
+        receiveMessage(em, ref, fact);
+        break;
+      case 'compacted':
+        em.activity(ref, 'Conversation compacted');
         break;
       case 'root_prompt':
         break;

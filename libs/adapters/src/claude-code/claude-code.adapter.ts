@@ -1,50 +1,103 @@
-import type { AdapterOutput, SourceLine, TranscriptAdapter } from '../adapter';
+import type {
+  AdapterOutput,
+  PreparedLine,
+  SourceLine,
+  TimedLine,
+  TranscriptAdapter,
+} from '../adapter';
+import { getOwn, setOwn } from '../own-record';
+import { announce } from './announce';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
-import { classifyPath, detectFiles } from './files';
-import type { FileRole } from './files';
+import { type LineRole, classifyPath, detectFiles } from './files';
+import { hoistCreations } from './hoist-creations';
 import type { ParsedLine } from './line';
-import { type Run, fileMemo, routeLine, settlePending } from './line-router';
+import {
+  type Run,
+  fileMemo,
+  linkHeldByMeta,
+  linkSpawnsByMeta,
+  routeLine,
+  settlePending,
+} from './line-router';
+import { readAgentMeta } from './agent-meta';
 import { parseLine } from './parse-line';
-import { type ClaudeCodeState, type FileMemo, createClaudeCodeState } from './state';
+import { type ClaudeCodeState, createClaudeCodeState } from './state';
 
-interface Ordered {
-  role: FileRole;
+/** A parsed transcript line waiting for its turn in the timeline. */
+export interface ClaudeCodeLine extends TimedLine {
+  role: LineRole;
   line: ParsedLine;
-  file: FileMemo;
-  order: number;
+  fileId: string;
+  path: string;
 }
 
-function toEvents(state: ClaudeCodeState, lines: readonly SourceLine[]): AdapterOutput {
+function prepare(state: ClaudeCodeState, source: SourceLine): PreparedLine<ClaudeCodeLine> {
+  const role = classifyPath(source.file.path);
+  if (!role) return {};
+  if (role.role === 'meta') {
+    const problem = readAgentMeta(state, role, source.text);
+    return problem ? { problem: { file: source.file.path, lineNo: 1, message: problem } } : {};
+  }
+  const parsed = parseLine(source.text, source.file.id, source.lineNo, role);
+  if (parsed.ok === 'blank') return {};
+  if (parsed.ok === false) {
+    return { problem: { file: source.file.path, lineNo: source.lineNo, message: parsed.message } };
+  }
+  const file = fileMemo(state, source.file.id, source.file.path);
+  if (parsed.line.ts === undefined) parsed.line.ts = file.lastTs;
+  else file.lastTs = parsed.line.ts;
+  const unknown = parsed.line.unknownType;
+  if (unknown !== undefined) {
+    state.skipped ??= {};
+    setOwn(state.skipped, unknown, (getOwn(state.skipped, unknown) ?? 0) + 1);
+    return {};
+  }
+  return {
+    line: {
+      ts: parsed.line.ts,
+      role,
+      line: parsed.line,
+      fileId: source.file.id,
+      path: source.file.path,
+    },
+  };
+}
+
+function apply(state: ClaudeCodeState, lines: readonly ClaudeCodeLine[]): AdapterOutput {
   const run: Run = { state, out: [], problems: [] };
-  const ordered: Ordered[] = [];
-  lines.forEach((source, order) => {
-    const role = classifyPath(source.file.path);
-    if (!role) return;
-    const parsed = parseLine(source.text, source.file.id, source.lineNo, role);
-    if (parsed.ok === 'blank') return;
-    if (parsed.ok === false) {
-      run.problems.push({ file: source.file.path, lineNo: source.lineNo, message: parsed.message });
-      return;
-    }
-    const file = fileMemo(state, source.file.id, source.file.path);
-    if (parsed.line.ts === undefined) parsed.line.ts = file.lastTs;
-    else file.lastTs = parsed.line.ts;
-    ordered.push({ role, line: parsed.line, file, order });
-  });
-  // Files of a session are written concurrently; the transcript clock restores one story.
-  ordered.sort((a, b) => (a.line.ts ?? -1) - (b.line.ts ?? -1) || a.order - b.order);
-  for (const { role, line, file } of ordered) {
+  linkHeldByMeta(run);
+  for (const { role, line, fileId, path } of lines) {
+    const file = fileMemo(state, fileId, path);
     try {
       routeLine(run, role, line, file);
     } catch (err) {
       run.problems.push({
-        file: file.path,
+        file: path,
         lineNo: line.lineNo,
         message: `line skipped: ${(err as Error).message}`,
       });
     }
   }
-  return { events: run.out, problems: run.problems };
+  const last = lines[lines.length - 1]?.ts;
+  if (last !== undefined) linkSpawnsByMeta(run, last);
+  return { events: hoistCreations(run.out), problems: run.problems };
+}
+
+function toEvents(state: ClaudeCodeState, lines: readonly SourceLine[]): AdapterOutput {
+  const problems: AdapterOutput['problems'] = [];
+  const prepared: Array<{ line: ClaudeCodeLine; order: number }> = [];
+  lines.forEach((source, order) => {
+    const out = prepare(state, source);
+    if (out.problem) problems.push(out.problem);
+    if (out.line) prepared.push({ line: out.line, order });
+  });
+  // Files of a session are written concurrently; the transcript clock restores one story.
+  prepared.sort((a, b) => (a.line.ts ?? -1) - (b.line.ts ?? -1) || a.order - b.order);
+  const out = apply(
+    state,
+    prepared.map((p) => p.line),
+  );
+  return { events: out.events, problems: [...problems, ...out.problems] };
 }
 
 function flush(state: ClaudeCodeState): AdapterOutput {
@@ -54,12 +107,15 @@ function flush(state: ClaudeCodeState): AdapterOutput {
 }
 
 /** Claude Code JSONL transcripts (1.0.x inline sidechains, 2.x sub-agent files). */
-export const claudeCodeAdapter: TranscriptAdapter<ClaudeCodeState> = {
+export const claudeCodeAdapter: TranscriptAdapter<ClaudeCodeState, ClaudeCodeLine> = {
   name: ADAPTER_NAME,
   version: ADAPTER_VERSION,
   provider: PROVIDER,
   detect: detectFiles,
   initialState: createClaudeCodeState,
+  prepare,
+  apply,
+  announce,
   toEvents,
   flush,
 };

@@ -6,6 +6,7 @@ describe('detectFiles', () => {
       detectFiles([
         's1.jsonl',
         's1/subagents/agent-a1.jsonl',
+        's1/subagents/agent-a1.meta.json',
         's1/subagents/agent-acompact-123.jsonl',
         'agent-b2.jsonl',
         'agent-acompact-9.jsonl',
@@ -16,6 +17,7 @@ describe('detectFiles', () => {
     ).toEqual([
       { path: 's1.jsonl', id: 's1', group: 's1' },
       { path: 's1/subagents/agent-a1.jsonl', id: 's1/agent-a1', group: 's1' },
+      { path: 's1/subagents/agent-a1.meta.json', id: 's1/agent-a1.meta', group: 's1', whole: true },
       { path: 'agent-b2.jsonl', id: 'agent-b2', group: 'agent-b2' },
     ]);
   });

@@ -3,8 +3,10 @@ import type { LineProblem } from '../adapter';
 import { getOwn, setOwn } from '../own-record';
 import { applyFacts } from './apply-facts';
 import { Emitter } from './emitter';
-import type { FileRole } from './files';
-import type { Fact, ParsedLine } from './line';
+import type { LineRole } from './files';
+import { type Fact, type ParsedLine, standInLine } from './line';
+import { agentFromMeta } from './agent-meta';
+import { seenBefore } from './seen-lines';
 import { type OnLinked, linkSpawn, spawnByPrompt } from './spawns';
 import { type ClaudeCodeState, type FileMemo, type SessionMemo, newSessionMemo } from './state';
 
@@ -85,10 +87,12 @@ function routeSidechain(run: Run, em: Emitter, line: ParsedLine, linked: OnLinke
     const match = spawnByPrompt(em, key);
     if (match) ref = linkSpawn(em, match[0], match[1], undefined, 'inferred', linked);
   } else if (line.parentUuid) {
-    ref = getOwn(em.session.sidechains, line.parentUuid);
+    // A chain broken by rows written outside the sidechain (attachments) continues the last agent.
+    ref = getOwn(em.session.sidechains, line.parentUuid) ?? em.session.lastSidechain;
   }
   if (!ref) return;
   if (line.uuid && em.live(ref)) setOwn(em.session.sidechains, line.uuid, ref);
+  em.session.lastSidechain = ref;
   applyFacts(em, ref, line.facts, linked);
 }
 
@@ -100,7 +104,10 @@ function routeAgentLine(
   line: ParsedLine,
   linked: OnLinked,
 ): void {
-  let ref = file.agentRef ?? getOwn(em.session.agents, agentId);
+  let ref =
+    file.agentRef ??
+    getOwn(em.session.agents, agentId) ??
+    agentFromMeta(run.state, em, agentId, linked);
   const key = rootPrompt(line);
   if (!ref && key !== undefined && !linksByIdOnly(line.version)) {
     const match = spawnByPrompt(em, key);
@@ -126,7 +133,8 @@ function routeAgentLine(
 }
 
 /** Routes one parsed line to its session or agent node and applies its facts. */
-export function routeLine(run: Run, role: FileRole, line: ParsedLine, file: FileMemo): void {
+export function routeLine(run: Run, role: LineRole, line: ParsedLine, file: FileMemo): void {
+  if (line.uuid !== undefined && seenBefore(file, line.uuid)) return;
   const sessionId =
     role.role === 'main' ? role.sessionId : (role.sessionId ?? file.sessionId ?? line.sessionId);
   if (sessionId === undefined) {
@@ -146,6 +154,58 @@ export function routeLine(run: Run, role: FileRole, line: ParsedLine, file: File
   em.startSession(line.cwd ? { cwd: line.cwd } : {});
   if (line.sidechain) return routeSidechain(run, em, line, linked);
   applyFacts(em, sessionId, line.facts, linked);
+}
+
+/**
+ * Sub-agent files whose lines are held can be tied once their meta file was read (meta files may
+ * be written after the first lines): tries those before applying new lines.
+ */
+export function linkHeldByMeta(run: Run): void {
+  for (const file of Object.values(run.state.files)) {
+    const first = file.pending[0];
+    if (!first || file.agentRef || file.agentId === undefined || file.sessionId === undefined)
+      continue;
+    if (!getOwn(run.state.metas ?? {}, `${file.sessionId}/${file.agentId}`)) continue;
+    const session = getOwn(run.state.sessions, file.sessionId);
+    if (!session) continue;
+    const em = new Emitter(file.sessionId, session, first, first.ts!, run.out);
+    const linked = onLinked(run, file.sessionId, session);
+    const ref = agentFromMeta(run.state, em, file.agentId, linked);
+    if (ref && !file.agentRef) linked(file.agentId, ref);
+  }
+}
+
+/**
+ * A meta file names the spawn call of its agent, and is written when the agent starts, long before
+ * the agent's own transcript may be flushed: once that call is known, the agent is created (dated
+ * by the call) without waiting for the agent's lines.
+ */
+export function linkSpawnsByMeta(run: Run, ts: number): void {
+  for (const [key, meta] of Object.entries(run.state.metas ?? {})) {
+    if (!meta.toolUseId) continue;
+    const slash = key.indexOf('/');
+    const sessionId = key.slice(0, slash);
+    const agentId = key.slice(slash + 1);
+    const session = getOwn(run.state.sessions, sessionId);
+    const spawn = session ? getOwn(session.spawns, meta.toolUseId) : undefined;
+    if (!session || !spawn || spawn.agentRef || getOwn(session.agents, agentId)) continue;
+    const line = standInLine(
+      `${sessionId}/agent-${agentId}.meta`,
+      'meta',
+      sessionId,
+      ts,
+      spawn.version,
+    );
+    const em = new Emitter(sessionId, session, line, Math.max(ts, spawn.ts), run.out);
+    linkSpawn(
+      em,
+      meta.toolUseId,
+      spawn,
+      agentId,
+      'spawn_call_id',
+      onLinked(run, sessionId, session),
+    );
+  }
 }
 
 /**

@@ -17,6 +17,8 @@ export interface ParsedLine {
   /** 1.0.x sub-agent line written inline in the session file. */
   sidechain: boolean;
   facts: Fact[];
+  /** A row type this adapter does not know (skipped, counted). */
+  unknownType?: string;
 }
 
 export interface TodoInput {
@@ -27,7 +29,19 @@ export interface TodoInput {
 }
 
 export type ToolOp =
-  | { op: 'spawn'; agentType: string; purpose: string; promptKey: string; background: boolean }
+  | {
+      op: 'spawn';
+      agentType: string;
+      purpose: string;
+      promptKey: string;
+      background: boolean;
+      /** Agent teams: the teammate's name. */
+      name?: string;
+    }
+  /** Agent teams: `SendMessage` to a teammate (or `team-lead`). */
+  | { op: 'message'; to: string; text?: string }
+  /** `AskUserQuestion`: the user has to answer. */
+  | { op: 'question'; text: string }
   | { op: 'todos'; todos: TodoInput[] }
   | { op: 'task_create'; subject: string; activeForm?: string }
   | { op: 'task_update'; taskId: string; status?: string; subject?: string; activeForm?: string }
@@ -50,6 +64,13 @@ export interface ToolResultFact {
   createdTaskId?: string;
 }
 
+/** A message from a teammate delivered to a node (`<teammate-message teammate_id=…>`). */
+export interface TeammateMessageFact {
+  kind: 'teammate_message';
+  from: string;
+  text: string;
+}
+
 export type Fact =
   /** The user (or a slash command) starts a turn. */
   | { kind: 'prompt'; text: string }
@@ -61,6 +82,9 @@ export type Fact =
   | { kind: 'text'; text: string }
   | { kind: 'tool_use'; id: string; name: string; label: string; tool: ToolOp }
   | ToolResultFact
+  | TeammateMessageFact
+  /** `system compact_boundary`: the conversation was compacted. */
+  | { kind: 'compacted' }
   | { kind: 'api_error'; message: string }
   | { kind: 'turn_end' }
   /** 2.1.x progress line tying a spawn call to the agent id it started. */
@@ -68,3 +92,29 @@ export type Fact =
   | { kind: 'waiting_for_task'; toolUseId: string; description: string | undefined }
   /** Proof of life without anything to show (thinking, command output streaming). */
   | { kind: 'alive' };
+
+/**
+ * A stand-in for a line that is not in a transcript (a hook's announcement, a meta file): its
+ * events get keys `<fileId>:<lineId>:<n>` and no facts of its own.
+ */
+export function standInLine(
+  fileId: string,
+  lineId: string,
+  sessionId: string,
+  ts: number,
+  version: string,
+): ParsedLine {
+  return {
+    fileId,
+    lineNo: 0,
+    lineId,
+    ts,
+    version: version || undefined,
+    sessionId,
+    cwd: undefined,
+    uuid: undefined,
+    parentUuid: undefined,
+    sidechain: false,
+    facts: [],
+  };
+}

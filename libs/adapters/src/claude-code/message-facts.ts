@@ -1,6 +1,7 @@
 import { cleanText, firstLine } from '../text';
 import type { Fact, ToolResultFact } from './line';
 import { hasNotification, notificationFacts } from './notification';
+import { teammateMessages } from './teammate-messages';
 import { LABEL_MAX, TEXT_MAX, promptKey, toolLabel, toolOpOf } from './tool-input';
 
 type Obj = Record<string, unknown>;
@@ -38,6 +39,7 @@ export function userTextFacts(text: string, ctx: UserContext): Fact[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
   if (ctx.sidechain && ctx.root) return [{ kind: 'root_prompt', promptKey: promptKey(text) }];
+  if (trimmed.includes('<teammate-message')) return teammateMessages(trimmed);
   if (hasNotification(trimmed)) return notificationFacts(trimmed, false);
   if (trimmed.startsWith(INTERRUPTED)) return [{ kind: 'interrupt' }];
   if (
@@ -76,6 +78,11 @@ function toolResultFact(
     const taskId = isObj(task) ? task['id'] : undefined;
     if (typeof taskId === 'string' || typeof taskId === 'number')
       fact.createdTaskId = String(taskId);
+    if (lineResult['status'] === 'teammate_spawned') {
+      const id = str(lineResult['agent_id']) ?? str(lineResult['teammate_id']);
+      if (id) fact.agentId = id;
+      fact.asyncLaunched = true;
+    }
   }
   return fact;
 }

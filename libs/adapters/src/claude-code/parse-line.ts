@@ -19,6 +19,7 @@ function timeOf(value: unknown): number | undefined {
 function systemFacts(line: Obj): Fact[] {
   const subtype = line['subtype'];
   if (subtype === 'turn_duration' || subtype === 'stop_hook_summary') return [{ kind: 'turn_end' }];
+  if (subtype === 'compact_boundary') return [{ kind: 'compacted' }];
   if (subtype === 'api_error') {
     const error = line['error'];
     const message =
@@ -51,6 +52,19 @@ function progressFacts(line: Obj): Fact[] {
   return d['type'] === 'bash_progress' ? [{ kind: 'alive' }] : [];
 }
 
+/** Row types Claude Code writes that carry nothing for the graph; other unknown types are counted. */
+const QUIET_TYPES = new Set([
+  'summary',
+  'file-history-snapshot',
+  'attachment',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'last-prompt',
+  'pr-link',
+  'tag',
+]);
+
 function factsOf(line: Obj, sidechain: boolean): Fact[] {
   switch (line['type']) {
     case 'user':
@@ -72,6 +86,8 @@ function factsOf(line: Obj, sidechain: boolean): Fact[] {
       return [];
   }
 }
+
+const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'queue-operation']);
 
 /** Parses one transcript line; never throws. Unknown line types give a line without facts. */
 export function parseLine(
@@ -107,6 +123,9 @@ export function parseLine(
       parentUuid: str(line['parentUuid']),
       sidechain,
       facts: factsOf(line, sidechain),
+      ...(KNOWN_TYPES.has(String(line['type'])) || QUIET_TYPES.has(String(line['type']))
+        ? {}
+        : { unknownType: String(line['type']).slice(0, 60) }),
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Emitter } from './emitter';
 import { forgetOpenCalls } from './open-calls';
 import type { Fact, ToolOp, ToolResultFact } from './line';
 import type { SpawnMemo } from './state';
+import { rememberTeammate } from './teams';
 import { closeWait, openWait } from './waits';
 
 /** Called when an agent ref is tied to its spawn, so lines held for it can be replayed. */
@@ -22,6 +23,7 @@ export function recordSpawn(em: Emitter, parent: string, callId: string, op: Spa
     ts: em.ts,
     version: em.line.version ?? em.session.version,
     ...(em.line.cwd ? { cwd: em.line.cwd } : {}),
+    ...(op.name ? { name: op.name } : {}),
   });
 }
 
@@ -50,6 +52,7 @@ export function linkSpawn(
   };
   if (!em.spawnAgent(ref, payload, memo.ts, memo.version) && !em.node(ref)) return undefined;
   memo.agentRef = ref;
+  if (memo.name) rememberTeammate(em, memo.name, ref);
   if (!memo.background) openWait(em, memo.parent, ref, 'spawn');
   if (agentId) setOwn(em.session.agents, agentId, ref);
   onLinked(agentId, ref);

@@ -29,6 +29,8 @@ export interface SpawnMemo {
   cwd?: string;
   /** Set once the call is tied to its agent. */
   agentRef?: string;
+  /** Agent teams: the teammate's name. */
+  name?: string;
 }
 
 /** A tool call whose result matters (task polls, stops, task creation, permission prompts). */
@@ -50,6 +52,22 @@ export interface SessionMemo {
   tools: OwnRecord<ToolMemo>;
   /** 1.0.x: uuid of an inline sidechain line → the agent ref it belongs to. */
   sidechains: OwnRecord<string>;
+  /** Agent teams: teammate name → agent ref (`team-lead` is the session). */
+  teammates: OwnRecord<string>;
+  /** Fingerprints of the last messages sent between nodes, so the inbox copy is not sent again. */
+  messages: string[];
+  /** 1.0.x: the agent of the last inline sidechain line. */
+  lastSidechain?: string;
+}
+
+/** `agent-<id>.meta.json` of a 2.1.x sub-agent file. */
+export interface AgentMeta {
+  agentType?: string;
+  description?: string;
+  toolUseId?: string;
+  parentAgentId?: string;
+  spawnDepth?: number;
+  name?: string;
 }
 
 export interface FileMemo {
@@ -64,19 +82,35 @@ export interface FileMemo {
   /** Lines of a sub-agent file read before its agent could be created. */
   pending: ParsedLine[];
   dropped: number;
+  /** Uuids of the file's last lines (compaction re-appends old lines: they are applied once). */
+  seen?: string[];
 }
 
 export interface ClaudeCodeState {
   sessions: OwnRecord<SessionMemo>;
   files: OwnRecord<FileMemo>;
+  /** `<sessionId>/<agentId>` → the agent's meta file. */
+  metas: OwnRecord<AgentMeta>;
+  /** Rows skipped because their type is unknown, by type (counted, never fatal). */
+  skipped: OwnRecord<number>;
 }
 
 export function createClaudeCodeState(): ClaudeCodeState {
-  return { sessions: {}, files: {} };
+  return { sessions: {}, files: {}, metas: {}, skipped: {} };
 }
 
 export function newSessionMemo(version: string): SessionMemo {
-  return { version, titled: false, nodes: {}, spawns: {}, agents: {}, tools: {}, sidechains: {} };
+  return {
+    version,
+    titled: false,
+    nodes: {},
+    spawns: {},
+    agents: {},
+    tools: {},
+    sidechains: {},
+    teammates: {},
+    messages: [],
+  };
 }
 
 export function newNodeMemo(kind: NodeMemo['kind'], ts: number): NodeMemo {

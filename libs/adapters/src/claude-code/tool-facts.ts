@@ -3,6 +3,7 @@ import type { Emitter } from './emitter';
 import type { Fact, TodoInput, ToolResultFact } from './line';
 import { type OnLinked, endAgent, recordSpawn, spawnResult } from './spawns';
 import { createdTaskId, tasksPayload, updatedTasks } from './tasks';
+import { sendMessage } from './teams';
 import { closeWait, openWait } from './waits';
 
 type ToolUse = Extract<Fact, { kind: 'tool_use' }>;
@@ -23,6 +24,12 @@ export function toolUse(em: Emitter, ref: string, fact: ToolUse): void {
       break;
     case 'todos':
       setTasks(em, ref, tool.todos);
+      return;
+    case 'message':
+      sendMessage(em, ref, fact.id, tool);
+      break;
+    case 'question':
+      em.send('attention.raised', ref, { reason: 'question', message: tool.text });
       return;
     case 'task_update': {
       const node = em.node(ref);

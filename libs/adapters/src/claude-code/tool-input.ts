@@ -38,13 +38,33 @@ export function toolOpOf(name: string, input: Input): ToolOp {
   const prompt = str(input['prompt']);
   if ((name === 'Task' || name === 'Agent') && prompt !== undefined) {
     const description = str(input['description']);
+    const teammate = str(input['name']);
     return {
       op: 'spawn',
-      agentType: cleanText(str(input['subagent_type']) || 'general-purpose', 200),
-      purpose: cleanText(description || firstLine(prompt, TEXT_MAX) || 'sub-agent', TEXT_MAX),
+      agentType: cleanText(
+        str(input['subagent_type']) || (teammate ? 'teammate' : 'general-purpose'),
+        200,
+      ),
+      purpose: cleanText(
+        description || teammate || firstLine(prompt, TEXT_MAX) || 'sub-agent',
+        TEXT_MAX,
+      ),
       promptKey: promptKey(prompt),
-      background: input['run_in_background'] === true,
+      // A teammate runs beside its lead; the lead does not wait for it.
+      background: input['run_in_background'] === true || teammate !== undefined,
+      ...(teammate ? { name: cleanText(teammate, 200) } : {}),
     };
+  }
+  const to = str(input['recipient']) ?? str(input['to']);
+  if (name === 'SendMessage' && to !== undefined) {
+    const text = str(input['content']) ?? str(input['message']) ?? str(input['summary']);
+    return { op: 'message', to, ...(text ? { text: cleanText(text.trim(), TEXT_MAX) } : {}) };
+  }
+  if (name === 'AskUserQuestion') {
+    const questions = Array.isArray(input['questions']) ? input['questions'] : [];
+    const first = questions[0] as Input | undefined;
+    const text = str(first?.['question']) ?? str(input['question']) ?? 'A question for the user';
+    return { op: 'question', text: cleanText(text, TEXT_MAX) };
   }
   if (name === 'TodoWrite' && Array.isArray(input['todos'])) {
     const todos = input['todos'].map(todoOf).filter((t): t is TodoInput => t !== undefined);

@@ -1,0 +1,212 @@
+/**
+ * Watch latency benchmark (`pnpm bench:watch`): starts the built ingestor and read API on
+ * 127.0.0.1 against a fresh database, runs the built `graph-history watch` on a live transcript,
+ * appends prompt lines to it at a steady rate and reports line-written-to-readable latency
+ * (p50/p99/max): from the moment a line is appended to the moment its event is listed by the read
+ * API. Two runs: without hooks (the reorder window holds every line, 1 s by default), and with
+ * the hook command run after each line as Claude Code would (what `hooks install` sets up).
+ * Needs DATABASE_URL (a server where it may create and drop `gh_bench_watch`) and REDIS_URL.
+ * BENCH_WATCH_LINES (default 1000), BENCH_WATCH_RATE (lines/s, default 20),
+ * BENCH_WATCH_WINDOW_MS (default 1000).
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDb, migrateToLatest } from '@graph-history/db';
+import { createKey } from '../test/ingestor/support/api-keys';
+import { hookCommand } from '../apps/cli/src/hooks/hook-inbox-dir';
+import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
+import { freePort, startServer, stopServer } from './support/child-server';
+
+const setting = (name: string, fallback: number): number =>
+  Number(process.env[`BENCH_WATCH_${name}`] ?? fallback);
+const LINES = setting('LINES', 1_000);
+const RATE = setting('RATE', 20);
+const WINDOW_MS = setting('WINDOW_MS', 1_000);
+const QUEUE_PREFIX = 'gh-bench-watch';
+const POLL_MS = 20;
+const ROOT = path.resolve(__dirname, '..');
+const CLI = path.join(ROOT, 'apps/cli/dist/main.js');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Stack {
+  ingestUrl: string;
+  apiUrl: string;
+  secret: string;
+  auth: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Runs the installed hook command as Claude Code would (`sh -c`); resolves with how long it took. */
+function fireHook(inbox: string, payload: object): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', hookCommand(inbox)], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('exit', () => resolve(performance.now() - started));
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+async function run(stack: Stack, withHooks: boolean): Promise<void> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'gh-bench-watch-'));
+  const graph = withHooks ? 'bench-hooks' : 'bench-files';
+  const project = path.join(tmp, 'projects', `-bench-${graph}`);
+  mkdirSync(project, { recursive: true });
+  const sessionId = `bench-${graph}`;
+  const transcript = path.join(project, `${sessionId}.jsonl`);
+  const inbox = path.join(tmp, 'hooks');
+  const watch: ChildProcess = spawn(
+    process.execPath,
+    [
+      CLI,
+      'watch',
+      '--dir',
+      project,
+      '--graph',
+      graph,
+      '--url',
+      stack.ingestUrl,
+      '--key',
+      stack.secret,
+      '--window-ms',
+      String(WINDOW_MS),
+      '--json',
+      ...(withHooks ? ['--hooks-dir', inbox] : ['--no-hooks']),
+    ],
+    {
+      env: { ...process.env, DATA_DIR: path.join(tmp, 'data') },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const written = new Map<number, number>();
+  const latencies: number[] = [];
+  const hookTimes: Promise<number>[] = [];
+  let cursor: string | undefined;
+  let polling = true;
+  let lastWrite = Date.now();
+  const poller = (async () => {
+    while (polling || latencies.length < written.size) {
+      const after = cursor ? `&starting_after=${cursor}` : '';
+      const res = await fetch(
+        `${stack.apiUrl}/api/v1/graphs/gph_${graph}/events?order=asc&limit=1000${after}`,
+        { headers: { authorization: stack.auth } },
+      ).catch(() => undefined);
+      const seenAt = Date.now();
+      if (res?.ok) {
+        const page = (await res.json()) as {
+          data: Array<{ id: string; type: string; created: number }>;
+        };
+        for (const event of page.data) {
+          cursor = event.id;
+          const at = event.type === 'status' ? written.get(event.created) : undefined;
+          if (at !== undefined) latencies.push(seenAt - at);
+        }
+      }
+      if (!polling && Date.now() - lastWrite > 30_000) break;
+      await sleep(POLL_MS);
+    }
+  })();
+  try {
+    // Let the watcher start (and take the hook inbox).
+    for (
+      let i = 0;
+      i < 100 && (withHooks ? !existsSync(path.join(inbox, 'watch.pid')) : i < 10);
+      i++
+    )
+      await sleep(100);
+    let ts = Date.now();
+    for (let i = 0; i < LINES; i++) {
+      ts = Math.max(ts + 1, Date.now());
+      const line = {
+        type: 'user',
+        uuid: `u-${i}`,
+        parentUuid: i === 0 ? null : `u-${i - 1}`,
+        sessionId,
+        version: '2.1.70',
+        cwd: '/bench',
+        timestamp: new Date(ts).toISOString(),
+        message: { role: 'user', content: `prompt ${i}` },
+      };
+      appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+      written.set(ts, Date.now());
+      lastWrite = Date.now();
+      if (withHooks)
+        hookTimes.push(
+          fireHook(inbox, {
+            session_id: sessionId,
+            transcript_path: transcript,
+            cwd: '/bench',
+            hook_event_name: 'UserPromptSubmit',
+            prompt: `prompt ${i}`,
+          }),
+        );
+      await sleep(1000 / RATE);
+    }
+  } finally {
+    polling = false;
+    await poller;
+    await stopServer(watch);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const sorted = latencies.sort((a, b) => a - b);
+  const label = withHooks ? 'with hooks   ' : 'without hooks';
+  console.log(
+    `${label}: ${sorted.length}/${LINES} lines readable; line-written-to-readable p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted[sorted.length - 1]} ms`,
+  );
+  if (withHooks) {
+    const relay = (await Promise.all(hookTimes)).sort((a, b) => a - b);
+    console.log(
+      `  hook command (sh start to exit): p50 ${percentile(relay, 50).toFixed(0)} ms, p99 ${percentile(relay, 99).toFixed(0)} ms`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const bench = benchDatabase('BENCH_WATCH_DB', 'gh_bench_watch');
+  await recreateDatabase(bench.name);
+  const db = createDb(bench.url, { max: 2 });
+  const children: ChildProcess[] = [];
+  try {
+    await migrateToLatest(db);
+    const key = await createKey(db, 'bench-watch');
+    const [ingestPort, apiPort] = [await freePort(), await freePort()];
+    const env = { DATABASE_URL: bench.url, QUEUE_PREFIX, LOG_LEVEL: 'warn' };
+    children.push(
+      await startServer(
+        [path.join(ROOT, 'apps/ingestor/dist/main.js')],
+        { ...env, INGEST_PORT: String(ingestPort) },
+        `http://127.0.0.1:${ingestPort}/readyz`,
+      ),
+    );
+    children.push(
+      await startServer(
+        [path.join(ROOT, 'apps/api/dist/main.js')],
+        { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
+        `http://127.0.0.1:${apiPort}/healthz`,
+      ),
+    );
+    const stack = {
+      ingestUrl: `http://127.0.0.1:${ingestPort}`,
+      apiUrl: `http://127.0.0.1:${apiPort}`,
+      secret: key.key,
+      auth: key.auth,
+    };
+    console.log(`watch bench: ${LINES} lines at ${RATE} lines/s, reorder window ${WINDOW_MS} ms`);
+    await run(stack, false);
+    await run(stack, true);
+  } finally {
+    for (const child of children) await stopServer(child);
+    await db.destroy();
+    await dropDatabase(bench.name);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
