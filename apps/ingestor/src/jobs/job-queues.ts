@@ -53,6 +53,9 @@ export class JobQueues {
       prefix,
       defaultJobOptions: DEFAULT_JOB_OPTIONS,
     });
+    // Enqueueing is best effort (the sweeper re-derives jobs from Postgres) and failing commands
+    // already reject; without a listener a dropped connection would throw as an unhandled 'error'.
+    for (const queue of [this.apply, this.trim]) queue.on('error', () => undefined);
   }
 
   enqueueApply(graphId: number): Promise<void> {
@@ -84,6 +87,10 @@ export class JobQueues {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.apply.close(), this.trim.close()]);
+    // A queue closed while its connection check is in flight has that check fail after close,
+    // when BullMQ has dropped its listeners: an unhandled 'error'. Let the check settle first.
+    const queues = [this.apply, this.trim];
+    await Promise.all(queues.map((q) => q.waitUntilReady().catch(() => undefined)));
+    await Promise.all(queues.map((q) => q.close()));
   }
 }
