@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustProxy } from './trust-proxy';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -23,11 +24,8 @@ const schema = z.object({
   RATE_LIMIT_BURST: positiveInt.default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
-  /** Trust X-Forwarded-For from a load balancer in front (client addresses for the failed-auth limit). */
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */
+  TRUST_PROXY: trustProxy,
   DATA_DIR: z.string().min(1).default('.data'),
   /** Key prefix of the ingestor's BullMQ queues in Redis (lets deployments or tests share a server). */
   QUEUE_PREFIX: z

@@ -11,5 +11,8 @@ export * from './logger';
 export * from './core.module';
 export * from './api-key.guard';
 export * from './fastify-setup';
+export * from './client-errors';
+export * from './framework-errors';
+export * from './path-params';
 export * from './oversized-body';
 export * from './service-lifecycle';
