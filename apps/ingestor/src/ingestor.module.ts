@@ -3,7 +3,14 @@ import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
 import { DatabaseHealthRepository, Db, PendingWorkRepository } from '@graph-history/db';
-import { ApiKeyGuard, CONFIG, CoreModule, DB, loggerParams } from '@graph-history/http';
+import {
+  ApiKeyGuard,
+  bruteForceGuardProviders,
+  CONFIG,
+  CoreModule,
+  DB,
+  loggerParams,
+} from '@graph-history/http';
 import { ApplyJobHandler } from './apply/apply-job.handler';
 import { GraphApplier } from './apply/graph-applier';
 import { EventStore } from './ingest/event-store';
@@ -39,6 +46,7 @@ export class IngestorModule {
       controllers: [IngestController, HealthController, MetricsController],
       providers: [
         { provide: INGESTOR_OPTIONS, useValue: options },
+        ...bruteForceGuardProviders(`${config.QUEUE_PREFIX}:rl:authfail`),
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: IngestorMetrics, useFactory: () => new IngestorMetrics() },
         {

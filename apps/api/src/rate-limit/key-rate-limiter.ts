@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { InsuranceLimiter } from './insurance-limiter';
+import { InsuranceLimiter } from '@graph-history/http';
 import { RateLimitDegradation } from './rate-limit-degradation';
 import { tokenBucketScript } from './token-bucket-script';
 
