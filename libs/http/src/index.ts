@@ -13,6 +13,7 @@ export * from './insurance-limiter';
 export * from './limiter-redis';
 export * from './redis-reachable';
 export * from './logger';
+export * from './redact-secrets';
 export * from './core.module';
 export * from './api-key.guard';
 export * from './fastify-setup';
