@@ -71,6 +71,7 @@ export class EventStore {
       known,
       async (missing) =>
         graph ? new NodeRefRepository(db).find(graph.graphId, missing) : new Map(),
+      this.now(),
     );
     if (!validation.ok) throw eventRejected(fresh[validation.index]!.index, validation.rejection);
 
