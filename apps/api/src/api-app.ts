@@ -8,6 +8,7 @@ import { addConditionalGet } from './http/conditional-get';
 import { refuseOtherMethods } from './http/read-only-methods';
 import { ApiMetrics } from './ops/api-metrics';
 import { publicBaseUrl } from './public-urls';
+import { FairShare } from './rate-limit/fair-share';
 
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
@@ -18,6 +19,13 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   http.install(fastify);
   refuseOtherMethods(fastify, docBase);
+  // before the ETag hook, which empties 304 bodies: a request costs what it built
+  let fairShare: FairShare | undefined;
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    const charged = fairShare?.settle(req, reply, payload);
+    if (!charged) return done(null, payload);
+    charged.then(() => done(null, payload), done);
+  });
   addConditionalGet(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(options),
@@ -26,6 +34,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   );
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter(docBase));
+  fairShare = app.get(FairShare);
   const metrics = app.get(ApiMetrics);
   fastify.addHook('onResponse', (_req, reply, done) => {
     metrics.requests.inc({ status: String(reply.statusCode) });

@@ -44,9 +44,9 @@ export class AuthService {
     return principal;
   }
 
-  /** Whether the header carries a well-formed key, which `authenticate` looks up. */
-  looksUp(authorization: string | string[] | undefined): boolean {
-    return this.wellFormedKey(authorization) !== null;
+  /** Whether the header tries to carry a key at all (well-formed or not). */
+  carriesKey(authorization: string | string[] | undefined): boolean {
+    return readCredentials(authorization).kind !== 'missing';
   }
 
   /** Whether the header carries a key that authenticated here within the last 24 h. */

@@ -1,19 +1,18 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, GuardedAuth, Principal, rateLimited } from '@graph-history/http';
+import { ApiError, GuardedAuth, Principal } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
-import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
+import { FairShare } from '../rate-limit/fair-share';
 
 /**
  * Authenticates the API key (the principal is then @CurrentPrincipal()), with the brute-force
- * guard around it, then spends one token of the key's rate limit and reports it in RateLimit-*
- * headers.
+ * guard around it, then admits the request under the key's and the account's fair share.
  */
 @Injectable()
 export class ApiAccessGuard implements CanActivate {
   constructor(
     private readonly auth: GuardedAuth,
-    private readonly limiter: KeyRateLimiter,
+    private readonly fairShare: FairShare,
     private readonly metrics: ApiMetrics,
   ) {}
 
@@ -27,16 +26,7 @@ export class ApiAccessGuard implements CanActivate {
         this.metrics.rateLimited.inc({ reason: 'authentication_failures' });
       throw err;
     }
-    const d = await this.limiter.consume(req.principal.keyId);
-    const seconds = Math.max(d.allowed ? 0 : 1, Math.ceil(d.msBeforeNext / 1000));
-    reply
-      .header('RateLimit-Limit', d.limit)
-      .header('RateLimit-Remaining', d.remaining)
-      .header('RateLimit-Reset', seconds);
-    if (!d.allowed) {
-      this.metrics.rateLimited.inc({ reason: 'api_key' });
-      throw rateLimited(seconds);
-    }
+    await this.fairShare.admit(req, reply, req.principal);
     return true;
   }
 }

@@ -3,6 +3,8 @@ import type Redis from 'ioredis';
 import { Config } from '@graph-history/config';
 import { bruteForceGuardProviders, CONFIG, limiterRedis } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
+import { AccountConcurrency } from './account-concurrency';
+import { FairShare } from './fair-share';
 import { KeyRateLimiter } from './key-rate-limiter';
 import { RateLimitDegradation } from './rate-limit-degradation';
 
@@ -16,15 +18,21 @@ export const RATE_LIMIT_PREFIX = Symbol('RATE_LIMIT_PREFIX');
 @Injectable()
 export class LimiterConnections implements OnApplicationShutdown {
   readonly keys: Redis;
+  readonly accounts: Redis;
 
   constructor(@Inject(CONFIG) config: Config, degradation: RateLimitDegradation) {
     this.keys = limiterRedis(config.REDIS_URL, () => degradation.redisReady());
+    this.accounts = limiterRedis(config.REDIS_URL, () => degradation.redisReady());
   }
 
   onApplicationShutdown(): void {
     this.keys.disconnect();
+    this.accounts.disconnect();
   }
 }
+
+/** Requests of one account that may wait for a concurrency slot before more are refused. */
+const MAX_WAITING_PER_ACCOUNT = 32;
 
 export const rateLimitProviders = (prefix: string): Provider[] => [
   { provide: RATE_LIMIT_PREFIX, useValue: prefix },
@@ -44,6 +52,31 @@ export const rateLimitProviders = (prefix: string): Provider[] => [
         d,
       ),
     inject: [CONFIG, LimiterConnections, RateLimitDegradation],
+  },
+  {
+    provide: FairShare,
+    useFactory: (
+      config: Config,
+      c: LimiterConnections,
+      d: RateLimitDegradation,
+      keys: KeyRateLimiter,
+      m: ApiMetrics,
+    ) =>
+      new FairShare(
+        keys,
+        new KeyRateLimiter(
+          c.accounts,
+          {
+            perSecond: config.RATE_LIMIT_ACCOUNT_PER_SECOND ?? 2 * config.RATE_LIMIT_PER_SECOND,
+            burst: config.RATE_LIMIT_ACCOUNT_BURST ?? 2 * config.RATE_LIMIT_BURST,
+          },
+          `${prefix}rl:account`,
+          d,
+        ),
+        new AccountConcurrency(config.RATE_LIMIT_ACCOUNT_CONCURRENCY, MAX_WAITING_PER_ACCOUNT),
+        m,
+      ),
+    inject: [CONFIG, LimiterConnections, RateLimitDegradation, KeyRateLimiter, ApiMetrics],
   },
   ...bruteForceGuardProviders(`${prefix}rl:authfail`),
 ];

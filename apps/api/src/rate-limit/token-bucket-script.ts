@@ -29,3 +29,25 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1000)
 return {consumed, ttl}`;
 }
+
+/**
+ * Debits `cost` tokens from the same bucket after the fact (a request's cost is known only once
+ * it ran), never refusing: the bucket may go into debt, down to `-burst`, and the key's next
+ * requests wait until it has refilled. Returns `{tokens left (may be negative), ms until full}`.
+ */
+export function tokenBucketChargeScript(perSecond: number, burst: number): string {
+  return `
+local cost = tonumber(ARGV[1])
+local burst = ${burst}
+local rate = ${perSecond} / 1000
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local s = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(s[1]) or burst
+local ts = tonumber(s[2]) or now
+tokens = math.max(-burst, math.min(burst, tokens + math.max(0, now - ts) * rate) - cost)
+local ttl = math.ceil((burst - tokens) / rate)
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], ttl + 1000)
+return {math.floor(tokens), ttl}`;
+}
