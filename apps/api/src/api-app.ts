@@ -20,9 +20,9 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   http.install(fastify);
   refuseOtherMethods(fastify, docBase);
   // before the ETag hook, which empties 304 bodies: a request costs what it built
-  let fairShare: FairShare | undefined;
+  const ready: { fairShare?: FairShare } = {};
   fastify.addHook('onSend', (req, reply, payload, done) => {
-    const charged = fairShare?.settle(req, reply, payload);
+    const charged = ready.fairShare?.settle(req, reply, payload);
     if (!charged) return done(null, payload);
     charged.then(() => done(null, payload), done);
   });
@@ -34,7 +34,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   );
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter(docBase));
-  fairShare = app.get(FairShare);
+  ready.fairShare = app.get(FairShare);
   const metrics = app.get(ApiMetrics);
   fastify.addHook('onResponse', (_req, reply, done) => {
     metrics.requests.inc({ status: String(reply.statusCode) });
