@@ -27,7 +27,7 @@ const schema = z.object({
   /** An account's bucket size; default twice RATE_LIMIT_BURST. */
   RATE_LIMIT_ACCOUNT_BURST: positiveInt.optional(),
   /** Expensive requests (expansions, pages over 100) an account may run at once per API process. */
-  RATE_LIMIT_ACCOUNT_CONCURRENCY: positiveInt.default(2),
+  RATE_LIMIT_ACCOUNT_CONCURRENCY: positiveInt.default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
   /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */
