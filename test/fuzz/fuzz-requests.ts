@@ -92,8 +92,9 @@ const hostileString = fc.oneof(
   fc.integer({ min: -2, max: 2_000_000_000_000_000 }).map(String),
 );
 
-/** Characters a header value cannot carry (CR, LF, NUL). */
-const HEADER_UNSAFE = new RegExp('[\\r\\n\\u0000]', 'g');
+/** A header value without the characters it cannot carry (CR, LF, NUL). */
+const headerSafe = (s: string): string =>
+  s.replaceAll('\r', '').replaceAll('\n', '').replaceAll('\u0000', '');
 
 const pick = <T>(values: T[]) => fc.constantFrom(...values);
 
@@ -196,7 +197,7 @@ const authorization = (ctx: FuzzContext) =>
   );
 
 /** Headers that matter to the apps, with odd values; header values cannot hold CR/LF or NUL. */
-const headerValue = hostileString.map((s) => s.replace(HEADER_UNSAFE, ''));
+const headerValue = hostileString.map(headerSafe);
 const extraHeaders = fc.array(
   fc.oneof(
     fc.tuple(
@@ -219,9 +220,7 @@ const headersWith = (ctx: FuzzContext) =>
   fc
     .tuple(authorization(ctx), extraHeaders)
     .map(([auth, extra]) => [
-      ...(auth === undefined
-        ? []
-        : ([['Authorization', auth.replace(HEADER_UNSAFE, '')]] as [string, string][])),
+      ...(auth === undefined ? [] : ([['Authorization', headerSafe(auth)]] as [string, string][])),
       ...extra,
     ]);
 
