@@ -3,7 +3,6 @@ import { clientErrorHandler } from './client-errors';
 import { frameworkErrors } from './framework-errors';
 import { PathParams } from './path-params';
 import { genReqId } from './request-id';
-import { sendEnvelope } from './send-envelope';
 
 /** Longer than any URL Node accepts (16 KB of headers), so over-long ids reach the handlers. */
 const MAX_PARAM_LENGTH = 16 * 1024;
@@ -38,8 +37,6 @@ export function fastifySetup({ docBase, bodyLimit = 1024 * 1024, trustProxy }: H
     },
     install(app: FastifyInstance): void {
       params.watch(app);
-      // routes registered on Fastify itself (outside Nest's filters) answer errors in the envelope
-      app.setErrorHandler((err, req, reply) => sendEnvelope(req, reply, err, docBase));
       // every response carries `Request-Id: req_…`
       app.addHook('onSend', async (req, reply) => {
         reply.header('Request-Id', req.id);

@@ -14,6 +14,8 @@ export function refuseOtherMethodsOnEvents(app: FastifyInstance, docBase: string
   app.route({
     method: OTHER_METHODS,
     url: `/${EVENTS_PATH}`,
+    // outside Nest's filters: a body Fastify refuses (415, 413) is answered in the envelope too
+    errorHandler: (err, req, reply) => sendEnvelope(req, reply, err, docBase),
     handler: async (req, reply) =>
       sendEnvelope(
         req,
