@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import pinoHttp from 'pino-http';
+import pinoHttp, { type Options } from 'pino-http';
 import { loggerParams } from './logger';
 
 /** The request log line pino-http writes, with our options, for a GET of `path`. */
@@ -13,7 +13,7 @@ async function logLineFor(path: string, headers: Record<string, string> = {}): P
       cb();
     },
   });
-  const opts = loggerParams('info', 'test').pinoHttp as Parameters<typeof pinoHttp>[0];
+  const opts = loggerParams('info', 'test').pinoHttp as Options;
   const log = pinoHttp(opts, stream);
   const server = createServer((req, res) => {
     log(req, res);
