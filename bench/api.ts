@@ -6,7 +6,6 @@
  * statements): requests/s, p50, p99.
  * Needs DATABASE_URL (a server where it may create `gh_bench_api`) and REDIS_URL; run `pnpm build` first.
  */
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
@@ -26,7 +25,9 @@ import {
   type WatchEvent,
 } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
+import { withDatabase } from '../test/support/database-url';
 import { seedGraph } from '../test/support/seed';
+import { loadAverage, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
 
 const GRAPHS = 200;
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   console.log(`machine load average at start: ${loadAverage()}`);
   const benchUrl = withDatabase(serverUrl, BENCH_DB);
   const reseed = process.argv.includes('--reseed') || !(await isSeeded(serverUrl, benchUrl));
-  if (reseed) await recreateDatabase(serverUrl);
+  if (reseed) await recreateDatabase(serverUrl, BENCH_DB);
   const db = createDb(benchUrl, { max: 4 });
   const children = [];
   try {
@@ -194,11 +195,6 @@ async function run(s: Scenario): Promise<autocannon.Result> {
   console.log(`${result.requests.average.toFixed(0)} req/s`);
   return result;
 }
-
-const loadAverage = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 
 /** 200 simulated graphs of 2,000 events and one graph of 10,000+ nodes, through the write path. */
 async function seed(db: Db): Promise<void> {
@@ -362,23 +358,6 @@ async function isSeeded(serverUrl: string, benchUrl: string): Promise<boolean> {
   } finally {
     await c.end();
   }
-}
-
-async function recreateDatabase(serverUrl: string): Promise<void> {
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
-    await admin.query(`create database ${BENCH_DB}`);
-  } finally {
-    await admin.end();
-  }
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
 }
 
 main().catch((err: unknown) => {

@@ -8,20 +8,14 @@
  * idle. Needs DATABASE_URL (a server where it may create the database) and REDIS_URL; `pnpm build`.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
-import {
-  AccountRepository,
-  ApiKeyRepository,
-  createDb,
-  Db,
-  migrateToLatest,
-} from '@graph-history/db';
-import { generateApiKey, hashApiKey, maskApiKey } from '@graph-history/domain';
+import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import { simulate } from '@graph-history/simulator';
+import { createKey } from '../test/ingestor/support/api-keys';
+import { withDatabase } from '../test/support/database-url';
 import { seedGraph } from '../test/support/seed';
+import { loadAverage, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
 
 const BENCH_DB = 'gh_bench_fairness';
@@ -45,14 +39,14 @@ async function main(): Promise<void> {
     );
   const started = Date.now();
   console.log(`machine load average at start: ${loadAverage()}`);
-  await recreateDatabase(serverUrl);
+  await recreateDatabase(serverUrl, BENCH_DB);
   const benchUrl = withDatabase(serverUrl, BENCH_DB);
   const db = createDb(benchUrl, { max: 4 });
   try {
     await migrateToLatest(db);
     await seed(db);
-    const heavyKeys = [await createKey(db, 'heavy'), await createKey(db, 'heavy')];
-    const lightKey = await createKey(db, 'light');
+    const heavyKeys = [(await createKey(db, 'heavy')).key, (await createKey(db, 'heavy')).key];
+    const lightKey = (await createKey(db, 'light')).key;
 
     const fair = await startApi(benchUrl, {});
     const heavyPaths = await expensivePaths(fair.url, heavyKeys[0]!);
@@ -236,43 +230,6 @@ async function seed(db: Db): Promise<void> {
   console.log(
     `seeded 4 heavy graphs of 3,000 events and 4 light ones in ${((Date.now() - t) / 1000).toFixed(0)} s`,
   );
-}
-
-async function createKey(db: Db, accountName: string): Promise<string> {
-  const account = await new AccountRepository(db).findOrCreate(accountName, Date.now());
-  const key = generateApiKey('secret');
-  await new ApiKeyRepository(db).insert({
-    keyId: `key_${accountName}_${Math.random().toString(36).slice(2)}`,
-    accountId: account.accountId,
-    kind: 'secret',
-    hash: hashApiKey(key),
-    masked: maskApiKey(key),
-    graphKeys: null,
-    created: Date.now(),
-  });
-  return key;
-}
-
-const loadAverage = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
-
-async function recreateDatabase(serverUrl: string): Promise<void> {
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
-    await admin.query(`create database ${BENCH_DB}`);
-  } finally {
-    await admin.end();
-  }
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
 }
 
 main().catch((err: unknown) => {

@@ -10,17 +10,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import Redis from 'ioredis';
-import { Client } from 'pg';
-import {
-  AccountRepository,
-  ApiKeyRepository,
-  createDb,
-  Db,
-  migrateToLatest,
-} from '@graph-history/db';
-import { generateApiKey, hashApiKey, maskApiKey } from '@graph-history/domain';
+import { createDb, migrateToLatest } from '@graph-history/db';
+import { dropDatabase, recreateDatabase } from '../../bench/support/bench-database';
 import { freePort, startServer, stopServer } from '../../bench/support/child-server';
+import { withDatabase } from '../support/database-url';
+import { deleteRedisKeys } from '../support/redis-keys';
+import { createKey } from '../ingestor/support/api-keys';
 import { EventScript } from '../api/support/watch-events';
 import { apiRequest, FuzzContext, FuzzRequest, ingestRequest } from './fuzz-requests';
 import { sendFuzz } from './fuzz-send';
@@ -50,7 +45,7 @@ async function main(): Promise<void> {
   if (!serverUrl)
     throw new Error('Set DATABASE_URL to a Postgres server where pnpm fuzz may create gh_fuzz.');
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  await recreateDatabase(serverUrl);
+  await recreateDatabase(serverUrl, DB_NAME);
   const dbUrl = withDatabase(serverUrl, DB_NAME);
   const db = createDb(dbUrl, { max: 2 });
   const queuePrefix = `gh-fuzz-${randomBytes(4).toString('hex')}`;
@@ -58,9 +53,9 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const keys = {
-      secret: await createKey(db, 'acme', null),
-      restricted: await createKey(db, 'acme', ['fz']),
-      other: await createKey(db, 'globex', null),
+      secret: (await createKey(db, 'acme')).key,
+      restricted: (await createKey(db, 'acme', ['fz'])).key,
+      other: (await createKey(db, 'globex')).key,
     };
     const [apiPort, ingestPort] = [await freePort(), await freePort()];
     const api = `http://127.0.0.1:${apiPort}`;
@@ -96,8 +91,8 @@ async function main(): Promise<void> {
   } finally {
     for (const c of children.reverse()) await stopServer(c);
     await db.destroy();
-    await dropDatabase(serverUrl);
-    await deleteQueueKeys(redisUrl, queuePrefix);
+    await dropDatabase(serverUrl, DB_NAME);
+    await deleteRedisKeys(redisUrl, queuePrefix);
   }
 }
 
@@ -206,64 +201,10 @@ async function seed(api: string, ingest: string, keys: FuzzContext['keys']): Pro
   };
 }
 
-async function createKey(db: Db, accountName: string, graphKeys: string[] | null): Promise<string> {
-  const account = await new AccountRepository(db).findOrCreate(accountName, Date.now());
-  const kind = graphKeys ? 'restricted' : 'secret';
-  const key = generateApiKey(kind);
-  await new ApiKeyRepository(db).insert({
-    keyId: `key_${randomBytes(8).toString('hex')}`,
-    accountId: account.accountId,
-    kind,
-    hash: hashApiKey(key),
-    masked: maskApiKey(key),
-    graphKeys,
-    created: Date.now(),
-  });
-  return key;
-}
-
 const argValue = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
   return i < 0 ? undefined : process.argv[i + 1];
 };
-
-async function admin(serverUrl: string, sql: string): Promise<void> {
-  const c = new Client({ connectionString: serverUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-async function recreateDatabase(serverUrl: string): Promise<void> {
-  await dropDatabase(serverUrl);
-  await admin(serverUrl, `create database ${DB_NAME}`);
-}
-
-const dropDatabase = (serverUrl: string) =>
-  admin(serverUrl, `drop database if exists ${DB_NAME} with (force)`);
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function deleteQueueKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  try {
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (found.length > 0) await redis.del(...found);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 main().catch((err: unknown) => {
   console.error(err);
