@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     const open = await startApi(benchUrl, {
       RATE_LIMIT_PER_SECOND: '1000000000',
       RATE_LIMIT_BURST: '1000000000',
-      RATE_LIMIT_ACCOUNT_CONCURRENCY: '1000000',
+      ACCOUNT_CONCURRENCY: '1000000',
     });
     await lightLoad(open.url, lightKey, lightPaths, WARM_UP_SECONDS);
     const unlimited = await withHammer(open.url, heavyKeys, heavyPaths, () =>

@@ -22,8 +22,8 @@ describe('read API: fair share', () => {
     h = await ApiHarness.start({
       RATE_LIMIT_PER_SECOND: '1',
       RATE_LIMIT_BURST: '60',
-      RATE_LIMIT_ACCOUNT_PER_SECOND: '1',
-      RATE_LIMIT_ACCOUNT_BURST: '80',
+      ACCOUNT_RATE_LIMIT: '1',
+      ACCOUNT_RATE_BURST: '80',
     });
     const path = await wideGraph('wide', 'acme');
     heavy = () => path;

@@ -23,11 +23,11 @@ const schema = z.object({
   RATE_LIMIT_PER_SECOND: positiveInt.default(100),
   RATE_LIMIT_BURST: positiveInt.default(200),
   /** Tokens a second shared by all keys of an account; default twice RATE_LIMIT_PER_SECOND. */
-  RATE_LIMIT_ACCOUNT_PER_SECOND: positiveInt.optional(),
+  ACCOUNT_RATE_LIMIT: positiveInt.optional(),
   /** An account's bucket size; default twice RATE_LIMIT_BURST. */
-  RATE_LIMIT_ACCOUNT_BURST: positiveInt.optional(),
+  ACCOUNT_RATE_BURST: positiveInt.optional(),
   /** Expensive requests (expansions, pages over 100) an account may run at once per API process. */
-  RATE_LIMIT_ACCOUNT_CONCURRENCY: positiveInt.default(1),
+  ACCOUNT_CONCURRENCY: positiveInt.default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
   /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */

@@ -58,7 +58,9 @@ export class FairShare {
         this.metrics.rateLimited.inc({ reason: 'account_concurrency' });
         throw rateLimited(1);
       }
-      reply.raw.once('close', release);
+      // a client that left while waiting has no 'close' to come: give the slot back now
+      if (req.raw.socket?.destroyed) release();
+      else reply.raw.once('close', release);
     }
     this.admitted.set(req, { keyId: principal.keyId, account });
   }

@@ -67,13 +67,13 @@ export const rateLimitProviders = (prefix: string): Provider[] => [
         new KeyRateLimiter(
           c.accounts,
           {
-            perSecond: config.RATE_LIMIT_ACCOUNT_PER_SECOND ?? 2 * config.RATE_LIMIT_PER_SECOND,
-            burst: config.RATE_LIMIT_ACCOUNT_BURST ?? 2 * config.RATE_LIMIT_BURST,
+            perSecond: config.ACCOUNT_RATE_LIMIT ?? 2 * config.RATE_LIMIT_PER_SECOND,
+            burst: config.ACCOUNT_RATE_BURST ?? 2 * config.RATE_LIMIT_BURST,
           },
           `${prefix}rl:account`,
           d,
         ),
-        new AccountConcurrency(config.RATE_LIMIT_ACCOUNT_CONCURRENCY, MAX_WAITING_PER_ACCOUNT),
+        new AccountConcurrency(config.ACCOUNT_CONCURRENCY, MAX_WAITING_PER_ACCOUNT),
         m,
       ),
     inject: [CONFIG, LimiterConnections, RateLimitDegradation, KeyRateLimiter, ApiMetrics],
