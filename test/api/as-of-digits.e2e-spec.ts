@@ -18,6 +18,7 @@ describe('read API: as_of of many digits', () => {
       expect(r.status).toBe(400);
       expect(r.json.error).toMatchObject({ code: 'parameter_invalid', param: 'as_of' });
       expect(r.json.error.message).toMatch(/in the future/);
+      expect(r.json.error.message).toContain(asOf.slice(0, 16));
     },
   );
 

@@ -13,8 +13,15 @@ export type AsOf =
 export function readAsOf(q: QueryParams): AsOf {
   const raw = q.scalar('as_of');
   if (raw === undefined) return { kind: 'now' };
-  // any number of digits is a time; past 2^53 it is far in the future (Number rounds, or is Infinity)
-  if (/^\d+$/.test(raw)) return { kind: 'time', time: Number(raw) };
+  if (/^\d+$/.test(raw)) {
+    // any number of digits is a time; 17 and more (leading zeros aside) are millennia ahead
+    if (raw.replace(/^0+/, '').length > 16)
+      throw parameterInvalid(
+        'as_of',
+        `as_of ${quote(raw)} is in the future; pass a time up to now, or leave it out to read now.`,
+      );
+    return { kind: 'time', time: Number(raw) };
+  }
   if (raw.startsWith('evt_')) {
     const id = decodeId('evt', raw);
     if (!id) throw resourceMissing('as_of', `No such event: ${quote(raw)}.`);
