@@ -41,17 +41,18 @@ describe('read API: rate limits', () => {
       expect((await h.get('/api/v1/graphs/gph_g', { key })).status).toBe(200);
     });
 
-    it('blocks an address after 20 failed authentications, even for a valid key', async () => {
+    it('blocks guessing from an address after 20 failed look-ups, but not keys it has proven', async () => {
       const attacker = '203.0.113.7';
+      const known = await h.key('victim');
+      expect(
+        (await h.get('/api/v1/graphs', { key: known, clientAddress: '198.51.100.9' })).status,
+      ).toBe(200);
       for (let i = 0; i < 20; i++) {
-        expect(
-          (
-            await h.get('/api/v1/graphs', {
-              key: `sk_live_${'x'.repeat(32)}`,
-              clientAddress: attacker,
-            })
-          ).status,
-        ).toBe(401);
+        const r = await h.get('/api/v1/graphs', {
+          key: `sk_live_${String(i).padStart(32, 'x')}`,
+          clientAddress: attacker,
+        });
+        expect(r.status).toBe(401);
       }
       const blocked = await h.get('/api/v1/graphs', {
         key: `sk_live_${'y'.repeat(32)}`,
@@ -59,18 +60,41 @@ describe('read API: rate limits', () => {
       });
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(1);
+      // a key never seen to work waits for the block to end...
       expect(
-        (await h.get('/api/v1/graphs', { key: await h.key('acme'), clientAddress: attacker }))
+        (await h.get('/api/v1/graphs', { key: await h.key('victim'), clientAddress: attacker }))
           .status,
       ).toBe(429);
-      expect(
-        (await h.get('/api/v1/graphs', { key: await h.key('acme'), clientAddress: '198.51.100.1' }))
-          .status,
-      ).toBe(200);
+      // ...but one that authenticated lately is still looked up and served from the same address
+      expect((await h.get('/api/v1/graphs', { key: known, clientAddress: attacker })).status).toBe(
+        200,
+      );
+      // a request without a key is still told it needs one, and is not counted
+      expect((await h.get('/api/v1/graphs', { key: null, clientAddress: attacker })).status).toBe(
+        401,
+      );
+      const elsewhere = await h.get('/api/v1/graphs', {
+        key: await h.key('victim'),
+        clientAddress: '198.51.100.1',
+      });
+      expect(elsewhere.status).toBe(200);
       const metrics = (await h.get('/metrics', { key: TEST_METRICS_TOKEN })).body;
       expect(metrics).toMatch(
         /graph_history_api_rate_limited_total\{reason="authentication_failures"\} [1-9]/,
       );
+    });
+
+    it('takes the client address right of the trusted proxy: a forged X-Forwarded-For does not help', async () => {
+      const attacker = '203.0.113.8';
+      let refused = 0;
+      for (let i = 0; i < 25; i++) {
+        const r = await h.get('/api/v1/graphs', {
+          key: `sk_live_${String(i).padStart(32, 'z')}`,
+          clientAddress: `10.9.${i}.1, ${attacker}`,
+        });
+        if (r.status === 429) refused++;
+      }
+      expect(refused).toBe(5);
     });
   });
 
@@ -104,10 +128,10 @@ describe('KeyRateLimiter leases', () => {
     const { ApiMetrics } = await import('../../apps/api/src/ops/api-metrics');
     const { RateLimitDegradation } =
       await import('../../apps/api/src/rate-limit/rate-limit-degradation');
-    const { limiterRedis } = await import('../../apps/api/src/rate-limit/limiter-redis');
+    const { limiterRedis } = await import('@graph-history/http');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());
-    const redis = limiterRedis(process.env.REDIS_URL!, degradation);
+    const redis = limiterRedis(process.env.REDIS_URL!, () => degradation.redisReady());
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
       const prefix = `${testRedisKeyPrefix()}lease`;
@@ -149,10 +173,10 @@ describe('KeyRateLimiter leases', () => {
     const { ApiMetrics } = await import('../../apps/api/src/ops/api-metrics');
     const { RateLimitDegradation } =
       await import('../../apps/api/src/rate-limit/rate-limit-degradation');
-    const { limiterRedis } = await import('../../apps/api/src/rate-limit/limiter-redis');
+    const { limiterRedis } = await import('@graph-history/http');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());
-    const redis = limiterRedis(process.env.REDIS_URL!, degradation);
+    const redis = limiterRedis(process.env.REDIS_URL!, () => degradation.redisReady());
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
       const prefix = `${testRedisKeyPrefix()}concurrent`;

@@ -47,7 +47,7 @@ describe('graph-history simulate', () => {
       const refs = new Map<string, { ended: boolean }>();
       const view: RefView = { get: (r) => refs.get(r) };
       for (let i = 0; i < events.length; i += 1_000) {
-        const result = validateBatch(view, events.slice(i, i + 1_000));
+        const result = validateBatch(view, events.slice(i, i + 1_000), Date.now());
         expect(result).toMatchObject({ ok: true });
         if (result.ok) for (const [ref, s] of result.refs) refs.set(ref, s);
       }

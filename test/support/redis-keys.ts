@@ -35,3 +35,7 @@ export async function deleteKeysMatching(url: string, pattern: string): Promise<
     redis.disconnect();
   }
 }
+
+/** Deletes every key under `prefix:`, e.g. one test's queues. */
+export const deleteRedisKeys = async (url: string, prefix: string): Promise<void> =>
+  void (await deleteKeysMatching(url, `${prefix}:*`));

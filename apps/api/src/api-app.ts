@@ -2,27 +2,30 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
-import { addRequestIdHeader, ErrorEnvelopeFilter, fastifyOptions } from '@graph-history/http';
+import { ErrorEnvelopeFilter, fastifySetup } from '@graph-history/http';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { addConditionalGet } from './http/conditional-get';
-import { frameworkErrors } from './http/framework-errors';
 import { refuseOtherMethods } from './http/read-only-methods';
 import { ApiMetrics } from './ops/api-metrics';
 import { publicBaseUrl } from './public-urls';
+import { FairShare } from './rate-limit/fair-share';
 
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
-  // Over-long ids must reach the handlers (404 naming the parameter), not stop at the router.
   const docBase = publicBaseUrl(options.config);
-  const adapter = new FastifyAdapter({
-    ...fastifyOptions(undefined, options.config.TRUST_PROXY),
-    routerOptions: { maxParamLength: 1_000 },
-    frameworkErrors: frameworkErrors(docBase),
-  });
+  const http = fastifySetup({ docBase, trustProxy: options.config.TRUST_PROXY });
+  const adapter = new FastifyAdapter(http.adapterOptions);
   // platform-fastify types the raw request as its own alias of IncomingMessage: same object
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  http.install(fastify);
   refuseOtherMethods(fastify, docBase);
-  addRequestIdHeader(fastify);
+  // before the ETag hook, which empties 304 bodies: a request costs what it built
+  const ready: { fairShare?: FairShare } = {};
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    const charged = ready.fairShare?.settle(req, reply, payload);
+    if (!charged) return done(null, payload);
+    charged.then(() => done(null, payload), done);
+  });
   addConditionalGet(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(options),
@@ -31,6 +34,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   );
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter(docBase));
+  ready.fairShare = app.get(FairShare);
   const metrics = app.get(ApiMetrics);
   fastify.addHook('onResponse', (_req, reply, done) => {
     metrics.requests.inc({ status: String(reply.statusCode) });

@@ -3,12 +3,13 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { Config, publicBaseUrl } from '@graph-history/config';
 import { Db } from '@graph-history/db';
+import type { FastifyInstance } from 'fastify';
 import {
-  addRequestIdHeader,
   answerOversizedBodiesAfterDraining,
   ErrorEnvelopeFilter,
-  fastifyOptions,
+  fastifySetup,
 } from '@graph-history/http';
+import { acceptOnlyJsonBodies } from './ingest/json-bodies';
 import { refuseOtherMethodsOnEvents } from './ingest/events-route';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
 import { IngestorModule } from './ingestor.module';
@@ -26,24 +27,26 @@ export async function createIngestorApp({
   db,
   runWorkers,
 }: CreateIngestorAppOptions): Promise<NestFastifyApplication> {
-  // A graph_key longer than Fastify's default 100-character limit must still reach the handler's 400.
-  const adapter = new FastifyAdapter({
-    ...fastifyOptions(MAX_BODY_BYTES, config.TRUST_PROXY),
-    routerOptions: { maxParamLength: 1_000 },
+  const docBase = publicBaseUrl(config);
+  const http = fastifySetup({
+    docBase,
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: config.TRUST_PROXY,
   });
-  addRequestIdHeader(adapter.getInstance());
-  answerOversizedBodiesAfterDraining(adapter.getInstance(), MAX_BODY_BYTES, publicBaseUrl(config));
-  refuseOtherMethodsOnEvents(adapter.getInstance(), publicBaseUrl(config));
+  const adapter = new FastifyAdapter(http.adapterOptions);
+  const fastify = adapter.getInstance() as unknown as FastifyInstance;
+  http.install(fastify);
+  acceptOnlyJsonBodies(fastify);
+  answerOversizedBodiesAfterDraining(fastify, MAX_BODY_BYTES, docBase);
+  refuseOtherMethodsOnEvents(fastify, docBase);
   const app = await NestFactory.create<NestFastifyApplication>(
     IngestorModule.register({ config, db, runWorkers }),
     adapter,
-    {
-      bufferLogs: true,
-      abortOnError: false,
-    },
+    // no Nest body parsers: Fastify's own JSON parser is the only one (see acceptOnlyJsonBodies)
+    { bufferLogs: true, abortOnError: false, bodyParser: false },
   );
   app.useLogger(app.get(Logger));
-  app.useGlobalFilters(new ErrorEnvelopeFilter(publicBaseUrl(config)));
+  app.useGlobalFilters(new ErrorEnvelopeFilter(docBase));
   await app.init();
   return app;
 }

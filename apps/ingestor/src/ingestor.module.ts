@@ -5,6 +5,7 @@ import { Config } from '@graph-history/config';
 import { DatabaseHealthRepository, Db } from '@graph-history/db';
 import {
   ApiKeyGuard,
+  bruteForceGuardProviders,
   CONFIG,
   CoreModule,
   loggerParams,
@@ -44,6 +45,7 @@ export class IngestorModule {
       controllers: [IngestController, HealthController, MetricsController],
       providers: [
         { provide: INGESTOR_OPTIONS, useValue: options },
+        ...bruteForceGuardProviders(`${config.QUEUE_PREFIX}:rl:authfail`),
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: IngestorMetrics, useFactory: () => new IngestorMetrics() },
         {

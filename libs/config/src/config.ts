@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustProxy } from './trust-proxy';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -24,13 +25,16 @@ const schema = z.object({
   STALE_AFTER_MS: positiveInt.default(300_000),
   RATE_LIMIT_PER_SECOND: positiveInt.default(100),
   RATE_LIMIT_BURST: positiveInt.default(200),
+  /** Tokens a second shared by all keys of an account; default twice RATE_LIMIT_PER_SECOND. */
+  ACCOUNT_RATE_LIMIT: positiveInt.optional(),
+  /** An account's bucket size; default twice RATE_LIMIT_BURST. */
+  ACCOUNT_RATE_BURST: positiveInt.optional(),
+  /** Expensive requests (expansions, pages over 100) an account may run at once per API process. */
+  ACCOUNT_CONCURRENCY: positiveInt.default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
-  /** Trust X-Forwarded-For from a load balancer in front (client addresses for the failed-auth limit). */
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */
+  TRUST_PROXY: trustProxy,
   DATA_DIR: z.string().min(1).default('.data'),
   /** Key prefix of the ingestor's BullMQ queues in Redis (lets deployments or tests share a server). */
   QUEUE_PREFIX: z

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { AuthService } from './auth.service';
+import { GuardedAuth } from './guarded-auth';
 import { Principal } from './principal';
 
 const PUBLIC = 'graph-history:public';
@@ -17,11 +17,14 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC
 
 type AuthedRequest = FastifyRequest & { principal?: Principal };
 
-/** Authenticates every route not marked @Public(); the principal is then @CurrentPrincipal(). */
+/**
+ * Authenticates every route not marked @Public() behind the brute-force guard; the principal is
+ * then @CurrentPrincipal().
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    private readonly auth: AuthService,
+    private readonly auth: GuardedAuth,
     private readonly reflector: Reflector,
   ) {}
 
@@ -29,7 +32,7 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [ctx.getHandler(), ctx.getClass()]))
       return true;
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
-    req.principal = await this.auth.authenticate(req.headers.authorization);
+    req.principal = await this.auth.authenticate(req.headers.authorization, req.ip);
     return true;
   }
 }

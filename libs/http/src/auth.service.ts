@@ -6,6 +6,9 @@ import { Principal } from './principal';
 
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** How long a key that authenticated counts as known to the brute-force guard. */
+const KNOWN_TTL_MS = 24 * 3_600_000;
+const KNOWN_MAX_ENTRIES = 100_000;
 
 interface CacheEntry {
   principal: Principal | null;
@@ -14,10 +17,12 @@ interface CacheEntry {
 
 /**
  * Turns an Authorization header into a Principal. Look-ups are cached in process for 5 s, so a
- * revoked key stops working within 5 s on every replica.
+ * revoked key stops working within 5 s on every replica. Keys that authenticated in the last 24 h
+ * are remembered (by hash) as known, so the brute-force guard can let them through.
  */
 export class AuthService {
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly known = new Map<string, number>();
 
   constructor(
     private readonly keys: ApiKeyRepository,
@@ -39,6 +44,24 @@ export class AuthService {
     return principal;
   }
 
+  /** Whether the header tries to carry a key at all (well-formed or not). */
+  carriesKey(authorization: string | string[] | undefined): boolean {
+    return readCredentials(authorization).kind !== 'missing';
+  }
+
+  /** Whether the header carries a key that authenticated here within the last 24 h. */
+  isKnown(authorization: string | string[] | undefined): boolean {
+    const key = this.wellFormedKey(authorization);
+    if (key === null) return false;
+    const until = this.known.get(hashApiKey(key).toString('base64'));
+    return until !== undefined && until > this.now();
+  }
+
+  private wellFormedKey(authorization: string | string[] | undefined): string | null {
+    const creds = readCredentials(authorization);
+    return creds.kind === 'key' && isWellFormedApiKey(creds.key) ? creds.key : null;
+  }
+
   private async lookup(key: string): Promise<Principal | null> {
     const hash = hashApiKey(key);
     const cacheKey = hash.toString('base64');
@@ -51,6 +74,10 @@ export class AuthService {
       : null;
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
     this.cache.set(cacheKey, { principal, expires: now + CACHE_TTL_MS });
+    if (principal) {
+      if (this.known.size >= KNOWN_MAX_ENTRIES) this.known.clear();
+      this.known.set(cacheKey, now + KNOWN_TTL_MS);
+    }
     return principal;
   }
 }

@@ -19,6 +19,10 @@ describe('readCredentials', () => {
       shown: 'Token sk_live_abc',
     });
     expect(readCredentials(basic(':pw'))).toEqual({ kind: 'malformed', shown: '' });
+    expect(readCredentials(basic('sk_live_abc:secret'))).toEqual({
+      kind: 'malformed',
+      shown: 'sk_live_abc',
+    });
     expect(readCredentials(`Bearer ${'x'.repeat(300)}`).kind).toBe('malformed');
   });
 });

@@ -1,4 +1,7 @@
-/** The API key a request carries: `Authorization: Bearer <key>` or Basic with the key as user name. */
+/**
+ * The API key a request carries: `Authorization: Bearer <key>`, or Basic with the key as user name
+ * and an empty password (a password is refused: it is not where a key goes).
+ */
 export type Credentials =
   { kind: 'missing' } | { kind: 'malformed'; shown: string } | { kind: 'key'; key: string };
 
@@ -19,7 +22,8 @@ export function readCredentials(authorization: string | string[] | undefined): C
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const user = colon < 0 ? decoded : decoded.slice(0, colon);
-    return user && user.length <= MAX_KEY_LENGTH
+    const password = colon < 0 ? '' : decoded.slice(colon + 1);
+    return user && user.length <= MAX_KEY_LENGTH && password === ''
       ? { kind: 'key', key: user }
       : { kind: 'malformed', shown: user.slice(0, MAX_KEY_LENGTH) };
   }

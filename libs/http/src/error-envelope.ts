@@ -39,6 +39,9 @@ function fromFastify(err: { statusCode: number; code?: string; message: string }
   const status = err.statusCode;
   if (err.code === undefined && /body cannot be empty/i.test(err.message))
     err = { ...err, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' };
+  // a body cut short: Fastify's own check, or Node's `aborted` when the client stops sending
+  if (/did not match Content-Length|^aborted$/i.test(err.message))
+    err = { ...err, code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' };
   switch (err.code ?? FASTIFY_CODE_BY_STATUS[status]) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(
@@ -53,6 +56,14 @@ function fromFastify(err: { statusCode: number; code?: string; message: string }
         'invalid_request_error',
         'unsupported_media_type',
         'Send the body as application/json.',
+      );
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(
+        400,
+        'invalid_request_error',
+        'parameter_invalid',
+        'The request body ended before its Content-Length; send the whole body, or the right Content-Length.',
+        'body',
       );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError(

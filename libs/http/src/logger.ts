@@ -1,5 +1,6 @@
 import type { Params } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
+import { redactRequestUrl } from './redact-secrets';
 import { genReqId } from './request-id';
 
 /** Called constantly by probes and scrapers: not worth a log line each. */
@@ -22,7 +23,18 @@ export function loggerParams(level: string, name: string): Params {
       customProps: (req: IncomingMessage) => ({
         requestId: (req as { requestId?: string }).requestId,
       }),
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+        censor: '[redacted]',
+      },
+      // the URL is logged (the query is in it) with secrets taken out of it
+      serializers: {
+        req: (req: { url?: string; query?: unknown }) => ({
+          ...req,
+          url: redactRequestUrl(req.url ?? ''),
+          query: undefined,
+        }),
+      },
       autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.has(requestPath(req)) },
     },
   };

@@ -1,16 +1,19 @@
 import { toEnvelope } from './error-envelope';
 
 // Structural types: the apps and platform-fastify may resolve different fastify type versions.
-interface RequestLike {
+export interface RequestLike {
   id: unknown;
   method: string;
   url: string;
 }
-interface ReplyLike {
+export interface ReplyLike {
   code(status: number): { headers(h: Record<string, string>): { send(body: never): unknown } };
 }
 
-/** Answers `err` in the error envelope from a Fastify hook or route, outside Nest's filters. */
+/**
+ * Answers `err` in the error envelope from a Fastify hook or route, outside Nest's filters (the
+ * Request-Id is set here: router errors skip the onSend hooks).
+ */
 export function sendEnvelope(
   req: RequestLike,
   reply: ReplyLike,
@@ -25,6 +28,6 @@ export function sendEnvelope(
   });
   return reply
     .code(e.status)
-    .headers(e.headers)
+    .headers({ ...e.headers, 'Request-Id': String(req.id) })
     .send(e.body as never);
 }

@@ -14,7 +14,7 @@ function validateInBatches(events: WatchEvent[]): void {
   const stored = new Map<string, { ended: boolean }>();
   const view: RefView = { get: (ref) => stored.get(ref) };
   for (let i = 0; i < events.length; i += 1_000) {
-    const result = validateBatch(view, events.slice(i, i + 1_000));
+    const result = validateBatch(view, events.slice(i, i + 1_000), Date.now());
     if (!result.ok)
       throw new Error(
         `event ${i + result.index}: ${result.rejection.param}: ${result.rejection.message}`,

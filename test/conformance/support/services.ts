@@ -1,28 +1,13 @@
-import Redis from 'ioredis';
+import { deleteRedisKeys, testQueuePrefix } from '../../support/redis-keys';
 import { type TestDatabase, createTestDatabase } from '../../support/test-database';
 import { ServiceProcess } from '../../support/service-process';
 import { type IssuedKey, createKeyWithCli, revokeKeyWithCli, runCli, type CliResult } from './cli';
 import { type HttpOptions, type HttpResponse, httpCall, uniqueLoopbackAddress } from './http';
 import { waitUntil } from '../../support/wait';
 import { freePort } from '../../support/free-port';
-import { testQueuePrefix } from '../../support/redis-keys';
 
 export type { HttpResponse } from './http';
 export type { IssuedKey } from './cli';
-
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(process.env.REDIS_URL!);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /**
  * createTestDatabase, retried while another jest run in this checkout rebuilds the shared
@@ -118,7 +103,7 @@ export class Services {
 
   async stop(): Promise<void> {
     await Promise.all([this.ingestor.stop(), this.api.stop()]);
-    await deleteRedisKeys(this.queuePrefix);
+    await deleteRedisKeys(process.env.REDIS_URL!, this.queuePrefix);
     await this.database.drop();
   }
 

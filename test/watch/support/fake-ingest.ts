@@ -81,7 +81,7 @@ export class FakeIngest {
     const events = (JSON.parse(text) as { events: unknown[] }).events;
     const ledger = this.ledger(graph);
     const fresh = events.filter((e) => !ledger.keys.has((e as WatchEvent).key));
-    const verdict = validateBatch({ get: (ref) => ledger.refs.get(ref) }, fresh);
+    const verdict = validateBatch({ get: (ref) => ledger.refs.get(ref) }, fresh, Date.now());
     if (!verdict.ok) {
       const index = events.indexOf(fresh[verdict.index]);
       return error(

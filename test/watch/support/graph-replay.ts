@@ -25,7 +25,7 @@ export function nodeOf(state: GraphState, ref: string): NodeRecord {
 /** Checks the whole stream the way the ingest endpoint does: shape of each event, then refs in order. */
 export function expectValidStream(events: readonly WatchEvent[]): void {
   for (const ev of events) expect(parseWatchEvent(ev)).toMatchObject({ ok: true });
-  const verdict = validateBatch({ get: () => undefined }, [...events]);
+  const verdict = validateBatch({ get: () => undefined }, [...events], Date.now());
   if (!verdict.ok)
     throw new Error(
       `event ${verdict.index} (${JSON.stringify(events[verdict.index])}) refused: ${verdict.rejection.message}`,

@@ -1,7 +1,7 @@
 import { decodeId } from '@graph-history/domain';
 import { parameterInvalid, resourceMissing } from '@graph-history/http';
 import { QueryParams } from '../query/query-params';
-import { digitsValue, quote } from '../query/query-values';
+import { quote } from '../query/query-values';
 
 /** What `as_of` asked for: now, just after an event, or the state at a time. */
 export type AsOf =
@@ -13,8 +13,15 @@ export type AsOf =
 export function readAsOf(q: QueryParams): AsOf {
   const raw = q.scalar('as_of');
   if (raw === undefined) return { kind: 'now' };
-  const time = digitsValue(raw);
-  if (!Number.isNaN(time)) return { kind: 'time', time };
+  if (/^\d+$/.test(raw)) {
+    // any number of digits is a time; 17 and more (leading zeros aside) are millennia ahead
+    if (raw.replace(/^0+/, '').length > 16)
+      throw parameterInvalid(
+        'as_of',
+        `as_of ${quote(raw)} is in the future; pass a time up to now, or leave it out to read now.`,
+      );
+    return { kind: 'time', time: Number(raw) };
+  }
   if (raw.startsWith('evt_')) {
     const id = decodeId('evt', raw);
     if (!id) throw resourceMissing('as_of', `No such event: ${quote(raw)}.`);

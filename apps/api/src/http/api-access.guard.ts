@@ -1,21 +1,18 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, AuthService, Principal, rateLimited } from '@graph-history/http';
+import { ApiError, GuardedAuth, Principal } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
-import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
-import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
+import { FairShare } from '../rate-limit/fair-share';
 
 /**
  * Authenticates the API key (the principal is then @CurrentPrincipal()), with the brute-force
- * guard around it, then spends one token of the key's rate limit and reports it in RateLimit-*
- * headers.
+ * guard around it, then admits the request under the key's and the account's fair share.
  */
 @Injectable()
 export class ApiAccessGuard implements CanActivate {
   constructor(
-    private readonly auth: AuthService,
-    private readonly failures: AuthFailureLimiter,
-    private readonly limiter: KeyRateLimiter,
+    private readonly auth: GuardedAuth,
+    private readonly fairShare: FairShare,
     private readonly metrics: ApiMetrics,
   ) {}
 
@@ -23,33 +20,13 @@ export class ApiAccessGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
     const reply = ctx.switchToHttp().getResponse<FastifyReply>();
     try {
-      this.failures.check(req.ip);
-      req.principal = await this.authenticate(req);
+      req.principal = await this.auth.authenticate(req.headers.authorization, req.ip);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'rate_limit')
         this.metrics.rateLimited.inc({ reason: 'authentication_failures' });
       throw err;
     }
-    const d = await this.limiter.consume(req.principal.keyId);
-    const seconds = Math.max(d.allowed ? 0 : 1, Math.ceil(d.msBeforeNext / 1000));
-    reply
-      .header('RateLimit-Limit', d.limit)
-      .header('RateLimit-Remaining', d.remaining)
-      .header('RateLimit-Reset', seconds);
-    if (!d.allowed) {
-      this.metrics.rateLimited.inc({ reason: 'api_key' });
-      throw rateLimited(seconds);
-    }
+    await this.fairShare.admit(req, reply, req.principal);
     return true;
-  }
-
-  private async authenticate(req: FastifyRequest): Promise<Principal> {
-    try {
-      return await this.auth.authenticate(req.headers.authorization);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'api_key_invalid')
-        await this.failures.recordFailure(req.ip);
-      throw err;
-    }
   }
 }

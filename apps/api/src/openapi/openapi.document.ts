@@ -27,9 +27,16 @@ const okHeaders = {
   ETag: header(
     'Strong tag of the body; send it back in If-None-Match to get 304 while nothing changed.',
   ),
-  'RateLimit-Limit': header('Requests the key can make at once (bucket size).', 'integer'),
-  'RateLimit-Remaining': header('Requests left in the bucket now.', 'integer'),
-  'RateLimit-Reset': header('Seconds until the bucket is full again.', 'integer'),
+  'RateLimit-Limit': header(
+    "Size of the tighter bucket (the key's or its account's), in tokens; a request costs 1 token plus 1 per full 4 KB of its body.",
+    'integer',
+  ),
+  'RateLimit-Remaining': header(
+    'Whole tokens left in that bucket after this request was charged.',
+    'integer',
+  ),
+  'RateLimit-Reset': header('Seconds until that bucket is full again.', 'integer'),
+  'Request-Cost': header('Tokens this request cost.', 'integer'),
 };
 
 const errorResponse = (description: string) => ({

@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { InsuranceLimiter } from './insurance-limiter';
+import { InsuranceLimiter } from '@graph-history/http';
 import { RateLimitDegradation } from './rate-limit-degradation';
-import { tokenBucketScript } from './token-bucket-script';
+import { tokenBucketChargeScript, tokenBucketScript } from './token-bucket-script';
 
 export interface RateDecision {
   allowed: boolean;
@@ -40,15 +40,17 @@ const MAX_LEASE = 10;
  */
 export class KeyRateLimiter {
   private readonly limiter: RateLimiterRedis;
+  private readonly insurance: InsuranceLimiter;
+  private readonly chargeScript: string;
   private readonly leases = new Map<string, Lease>();
   private readonly refills = new Map<string, Promise<RateDecision | null>>();
   private readonly leaseSize: number;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly limits: KeyRateLimits,
-    keyPrefix: string,
-    degradation: RateLimitDegradation,
+    private readonly keyPrefix: string,
+    private readonly degradation: RateLimitDegradation,
   ) {
     const duration = Math.max(1, Math.ceil(limits.burst / limits.perSecond));
     this.leaseSize = Math.max(
@@ -62,11 +64,48 @@ export class KeyRateLimiter {
       duration,
       customIncrTtlLuaScript: tokenBucketScript(limits.perSecond, limits.burst),
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new InsuranceLimiter(
+      insuranceLimiter: (this.insurance = new InsuranceLimiter(
         { keyPrefix: `${keyPrefix}:insurance`, points: limits.burst, duration },
         () => degradation.usedInsurance(),
-      ),
+      )),
     });
+    this.chargeScript = tokenBucketChargeScript(limits.perSecond, limits.burst);
+  }
+
+  /**
+   * Debits `tokens` more from the key's bucket once a request turned out costly: first from this
+   * replica's lease, then from the shared bucket, which may go into debt (see the charge script),
+   * so the key's next requests wait. What is left, for the RateLimit-* headers.
+   */
+  async charge(key: string, tokens: number, now = Date.now()): Promise<RateDecision> {
+    const lease = this.leases.get(key);
+    const fromLease = lease && lease.expires > now ? Math.min(lease.tokens, tokens) : 0;
+    if (lease) lease.tokens -= fromLease;
+    const rest = tokens - fromLease;
+    if (rest === 0) return this.decision(lease!.remaining + lease!.tokens, lease!.msBeforeNext);
+    try {
+      const [left, msToFull] = (await this.redis.eval(
+        this.chargeScript,
+        1,
+        `${this.keyPrefix}:${key}`,
+        rest,
+      )) as [number, number];
+      // the lease's tokens were taken from the bucket already: they are not there to spend again
+      return this.decision(left + (lease?.tokens ?? 0), msToFull);
+    } catch {
+      this.degradation.usedInsurance();
+      const res = await this.insurance.penalty(key, rest);
+      return this.decision(this.limits.burst - res.consumedPoints, res.msBeforeNext);
+    }
+  }
+
+  private decision(remaining: number, msBeforeNext: number): RateDecision {
+    return {
+      allowed: true,
+      limit: this.limits.burst,
+      remaining: Math.max(0, remaining),
+      msBeforeNext,
+    };
   }
 
   async consume(key: string, now = Date.now()): Promise<RateDecision> {

@@ -1,35 +1,38 @@
 import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { Config } from '@graph-history/config';
-import { CONFIG } from '@graph-history/http';
+import { bruteForceGuardProviders, CONFIG, limiterRedis } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
-import { AuthFailureLimiter } from './auth-failure-limiter';
+import { AccountConcurrency } from './account-concurrency';
+import { FairShare } from './fair-share';
 import { KeyRateLimiter } from './key-rate-limiter';
-import { limiterRedis } from './limiter-redis';
 import { RateLimitDegradation } from './rate-limit-degradation';
 
 /** Prefix of the rate limiters' Redis keys (tests give each app its own). */
 export const RATE_LIMIT_PREFIX = Symbol('RATE_LIMIT_PREFIX');
 
 /**
- * The limiters' Redis connections. Each limiter has its own: rate-limiter-flexible installs its
- * Lua script on the client under one command name, and the two limiters use different scripts.
+ * The key limiter's Redis connection, its own: rate-limiter-flexible installs its Lua script on the
+ * client under one command name, and each limiter uses a different script.
  */
 @Injectable()
 export class LimiterConnections implements OnApplicationShutdown {
   readonly keys: Redis;
-  readonly failures: Redis;
+  readonly accounts: Redis;
 
   constructor(@Inject(CONFIG) config: Config, degradation: RateLimitDegradation) {
-    this.keys = limiterRedis(config.REDIS_URL, degradation);
-    this.failures = limiterRedis(config.REDIS_URL, degradation);
+    this.keys = limiterRedis(config.REDIS_URL, () => degradation.redisReady());
+    this.accounts = limiterRedis(config.REDIS_URL, () => degradation.redisReady());
   }
 
   onApplicationShutdown(): void {
     this.keys.disconnect();
-    this.failures.disconnect();
+    this.accounts.disconnect();
   }
 }
+
+/** Requests of one account that may wait for a concurrency slot before more are refused. */
+const MAX_WAITING_PER_ACCOUNT = 32;
 
 export const rateLimitProviders = (prefix: string): Provider[] => [
   { provide: RATE_LIMIT_PREFIX, useValue: prefix },
@@ -51,9 +54,29 @@ export const rateLimitProviders = (prefix: string): Provider[] => [
     inject: [CONFIG, LimiterConnections, RateLimitDegradation],
   },
   {
-    provide: AuthFailureLimiter,
-    useFactory: (c: LimiterConnections, d: RateLimitDegradation) =>
-      new AuthFailureLimiter(c.failures, `${prefix}rl:authfail`, d),
-    inject: [LimiterConnections, RateLimitDegradation],
+    provide: FairShare,
+    useFactory: (
+      config: Config,
+      c: LimiterConnections,
+      d: RateLimitDegradation,
+      keys: KeyRateLimiter,
+      m: ApiMetrics,
+    ) =>
+      new FairShare(
+        keys,
+        new KeyRateLimiter(
+          c.accounts,
+          {
+            perSecond: config.ACCOUNT_RATE_LIMIT ?? 2 * config.RATE_LIMIT_PER_SECOND,
+            burst: config.ACCOUNT_RATE_BURST ?? 2 * config.RATE_LIMIT_BURST,
+          },
+          `${prefix}rl:account`,
+          d,
+        ),
+        new AccountConcurrency(config.ACCOUNT_CONCURRENCY, MAX_WAITING_PER_ACCOUNT),
+        m,
+      ),
+    inject: [CONFIG, LimiterConnections, RateLimitDegradation, KeyRateLimiter, ApiMetrics],
   },
+  ...bruteForceGuardProviders(`${prefix}rl:authfail`),
 ];

@@ -1,12 +1,5 @@
-/**
- * A token bucket for rate-limiter-flexible's RateLimiterRedis (its `customIncrTtlLuaScript`
- * extension point): holds `burst` tokens, refills `perSecond` tokens a second, one token a request.
- * Answers in the library's `{consumed, ttl}` shape: `consumed` is burst minus the whole tokens left
- * (above burst when refused), `ttl` the ms until the bucket is full again, or when refused, the ms
- * until enough tokens are back. State lives in one hash per key, expiring once the bucket is full.
- */
-export function tokenBucketScript(perSecond: number, burst: number): string {
-  return `
+/** Lua reading the bucket at KEYS[1] refilled up to now: `cost` (ARGV[1]), `burst`, `rate`, `now`, `tokens`. */
+const refilled = (perSecond: number, burst: number): string => `
 local cost = tonumber(ARGV[1])
 local burst = ${burst}
 local rate = ${perSecond} / 1000
@@ -15,7 +8,17 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local s = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
 local tokens = tonumber(s[1]) or burst
 local ts = tonumber(s[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
+tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)`;
+
+/**
+ * A token bucket for rate-limiter-flexible's RateLimiterRedis (its `customIncrTtlLuaScript`
+ * extension point): holds `burst` tokens, refills `perSecond` tokens a second, one token a request.
+ * Answers in the library's `{consumed, ttl}` shape: `consumed` is burst minus the whole tokens left
+ * (above burst when refused), `ttl` the ms until the bucket is full again, or when refused, the ms
+ * until enough tokens are back. State lives in one hash per key, expiring once the bucket is full.
+ */
+export function tokenBucketScript(perSecond: number, burst: number): string {
+  return `${refilled(perSecond, burst)}
 local consumed, ttl
 if tokens >= cost then
   tokens = tokens - cost
@@ -28,4 +31,18 @@ end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
 redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1000)
 return {consumed, ttl}`;
+}
+
+/**
+ * Debits `cost` tokens from the same bucket after the fact (a request's cost is known only once
+ * it ran), never refusing: the bucket may go into debt, down to `-burst`, and the key's next
+ * requests wait until it has refilled. Returns `{tokens left (may be negative), ms until full}`.
+ */
+export function tokenBucketChargeScript(perSecond: number, burst: number): string {
+  return `${refilled(perSecond, burst)}
+tokens = math.max(-burst, tokens - cost)
+local ttl = math.ceil((burst - tokens) / rate)
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], ttl + 1000)
+return {math.floor(tokens), ttl}`;
 }

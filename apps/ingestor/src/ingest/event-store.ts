@@ -77,6 +77,7 @@ export class EventStore {
       fresh.map((f) => f.raw),
       known,
       async (missing) => (graph ? this.nodeRefs.in(trx).find(graph.graphId, missing) : new Map()),
+      Date.now(),
     );
     if (!validation.ok) throw eventRejected(fresh[validation.index]!.index, validation.rejection);
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { methodNotAllowed, sendEnvelope } from '@graph-history/http';
 
 /** The one write endpoint of ingest.md (answered by IngestController for POST). */
@@ -11,15 +11,18 @@ const OTHER_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
  * before the key is checked (as the read API does), rather than the 404 of an unknown URL.
  */
 export function refuseOtherMethodsOnEvents(app: FastifyInstance, docBase: string): void {
+  const refuse = (req: FastifyRequest, reply: FastifyReply) =>
+    sendEnvelope(
+      req,
+      reply,
+      methodNotAllowed(req.method, ['POST'], 'send events with POST'),
+      docBase,
+    );
   app.route({
     method: OTHER_METHODS,
     url: `/${EVENTS_PATH}`,
-    handler: async (req, reply) =>
-      sendEnvelope(
-        req,
-        reply,
-        methodNotAllowed(req.method, ['POST'], 'send events with POST'),
-        docBase,
-      ),
+    // answered before any body is read, so whatever body came along cannot turn it into a 415
+    onRequest: async (req, reply) => refuse(req, reply),
+    handler: async (req, reply) => refuse(req, reply),
   });
 }

@@ -15,6 +15,7 @@ export async function validateWithStoredRefs(
   raws: unknown[],
   known: KnownRefs,
   fetchRefs: (refs: string[]) => Promise<Map<string, RefStatus>>,
+  now: number,
 ): Promise<BatchValidation> {
   for (;;) {
     const unfetched = new Set<string>();
@@ -25,7 +26,7 @@ export async function validateWithStoredRefs(
         return status ?? undefined;
       },
     };
-    const result = validateBatch(view, raws);
+    const result = validateBatch(view, raws, now);
     if (unfetched.size === 0) return result;
     const found = await fetchRefs([...unfetched]);
     for (const ref of unfetched) known.set(ref, found.get(ref) ?? null);

@@ -1,12 +1,12 @@
 import Redis from 'ioredis';
-import { RateLimitDegradation } from './rate-limit-degradation';
 
 /**
  * A Redis connection for a rate limiter: never queues commands while disconnected and gives up on
  * slow ones, so a Redis outage costs a request nothing but a switch to the insurance limiter. The
- * API boots and serves while Redis is down; the client keeps reconnecting in the background.
+ * app boots and serves while Redis is down; the client keeps reconnecting in the background.
+ * `onReady` is told each time the connection is (re)established.
  */
-export function limiterRedis(url: string, degradation: RateLimitDegradation): Redis {
+export function limiterRedis(url: string, onReady: () => void = () => undefined): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -14,7 +14,7 @@ export function limiterRedis(url: string, degradation: RateLimitDegradation): Re
     connectTimeout: 1_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
-  redis.on('error', () => undefined); // outages are reported by RateLimitDegradation
-  redis.on('ready', () => degradation.redisReady());
+  redis.on('error', () => undefined); // outages show as insurance-limiter decisions
+  redis.on('ready', onReady);
   return redis;
 }

@@ -1,0 +1,25 @@
+/**
+ * Response body bytes one token pays for. A request costs 1 token, plus 1 for each full
+ * COST_UNIT_BYTES of its body: the body measures what the request read and built (expanded
+ * objects, rows of a page), so a page of 1,000 expanded nodes costs far more than a node read.
+ */
+export const COST_UNIT_BYTES = 4 * 1024;
+
+export const requestCost = (bodyBytes: number): number =>
+  1 + Math.floor(bodyBytes / COST_UNIT_BYTES);
+
+/** Pages above this size are expensive (see isExpensive). */
+const CHEAP_LIMIT = 100;
+
+/**
+ * Whether a request may be expensive, judged from its URL before it runs: it expands something,
+ * or asks for a page of more than 100. Such requests count against the account's concurrency bound.
+ */
+export function isExpensive(url: string): boolean {
+  const q = url.indexOf('?');
+  if (q < 0) return false;
+  const query = url.slice(q + 1);
+  if (/(^|&)expand(%5B|\[|=)/i.test(query)) return true;
+  const limit = /(^|&)limit=(\d+)/.exec(query);
+  return limit !== null && Number(limit[2]) > CHEAP_LIMIT;
+}
