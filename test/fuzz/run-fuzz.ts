@@ -11,9 +11,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { createDb, migrateToLatest } from '@graph-history/db';
-import { dropDatabase, recreateDatabase } from '../../bench/support/bench-database';
+import { benchDatabase, dropDatabase, recreateDatabase } from '../../bench/support/bench-database';
 import { freePort, startServer, stopServer } from '../../bench/support/child-server';
-import { withDatabase } from '../support/database-url';
 import { deleteRedisKeys } from '../support/redis-keys';
 import { createKey } from '../ingestor/support/api-keys';
 import { EventScript } from '../api/support/watch-events';
@@ -41,12 +40,10 @@ const newTally = (): Tally => ({
 
 async function main(): Promise<void> {
   const requests = Number(argValue('--requests') ?? 100_000);
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl)
-    throw new Error('Set DATABASE_URL to a Postgres server where pnpm fuzz may create gh_fuzz.');
+  const bench = benchDatabase('FUZZ_DB', DB_NAME);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  await recreateDatabase(serverUrl, DB_NAME);
-  const dbUrl = withDatabase(serverUrl, DB_NAME);
+  await recreateDatabase(bench.name);
+  const dbUrl = bench.url;
   const db = createDb(dbUrl, { max: 2 });
   const queuePrefix = `gh-fuzz-${randomBytes(4).toString('hex')}`;
   const children = [];
@@ -91,7 +88,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of children.reverse()) await stopServer(c);
     await db.destroy();
-    await dropDatabase(serverUrl, DB_NAME);
+    await dropDatabase(bench.name);
     await deleteRedisKeys(redisUrl, queuePrefix);
   }
 }
