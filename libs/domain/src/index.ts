@@ -9,3 +9,4 @@ export * from './watch-event';
 export * from './api-keys';
 export * from './public-node';
 export * from './reducer';
+export * from './public';

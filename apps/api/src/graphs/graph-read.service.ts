@@ -5,7 +5,7 @@ import { Principal } from '@graph-history/http';
 import { AsOf } from '../as-of/as-of';
 import { MomentService } from '../as-of/moment.service';
 import { GraphAccessService } from './graph-access.service';
-import { GraphObject } from './graph-object';
+import type { PublicGraph } from '@graph-history/domain';
 import { GraphAt, GraphViewService } from './graph-view.service';
 
 /** GET /graphs/{graph_id} (read-api.md 4.2). */
@@ -18,7 +18,7 @@ export class GraphReadService {
     private readonly view: GraphViewService,
   ) {}
 
-  async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<GraphObject> {
+  async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<PublicGraph> {
     const [out] = await this.view.present([await this.read(principal, graphId, asOf, Date.now())]);
     return out!;
   }
