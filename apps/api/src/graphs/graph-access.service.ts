@@ -14,10 +14,17 @@ export class GraphAccessService {
     return this.check(principal, key === null ? null : await this.graphs.findByKey(key), graphId);
   }
 
+  /** A row read with its graph by `graphId`, if this key may read that graph. */
+  checkRow<T extends { graph: GraphRow }>(principal: Principal, row: T | null, graphId: string): T {
+    if (row === null) throw missing(graphId);
+    this.check(principal, row.graph, graphId);
+    return row;
+  }
+
   /** The graph read by `graphId`, if this key may read it. */
   check(principal: Principal, graph: GraphRow | null, graphId: string): GraphRow {
     if (!graph || graph.accountId !== principal.accountId || graph.source !== 'watch') {
-      throw resourceMissing('graph_id', `No such graph: ${quote(graphId)}.`);
+      throw missing(graphId);
     }
     if (!mayReadGraph(principal, graph.graphKey)) {
       throw apiKeyRestricted(
@@ -27,3 +34,6 @@ export class GraphAccessService {
     return graph;
   }
 }
+
+const missing = (graphId: string) =>
+  resourceMissing('graph_id', `No such graph: ${quote(graphId)}.`);

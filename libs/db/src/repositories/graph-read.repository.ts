@@ -76,6 +76,8 @@ export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
 /** A graph read's one round trip: the graph and the events that describe it at the moment. */
 export interface GraphWithFacts {
   graph: GraphRow;
+  /** The event read at: the one asked for, or the newest when none was given or it is later. */
+  seq: number;
   firstEventCreated: number | null;
   /** `created` and `counts` of the moment's event (the newest when no sequence was given). */
   momentCreated: number | null;
@@ -95,6 +97,7 @@ const graphByKey = new PreparedStatement<GraphRowColumns>(
 
 const graphWithFacts = new PreparedStatement<
   GraphRowColumns & {
+    seq: number;
     first_created: number | null;
     moment_created: number | null;
     moment_counts: StoredGraphCounts | null;
@@ -103,7 +106,7 @@ const graphWithFacts = new PreparedStatement<
   }
 >(
   'gh_graph_with_facts',
-  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts,
+  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts, m.seq,
     (select e.created from events e where e.graph_id = g.graph_id and e.seq = g.first_seq) as first_created,
     (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_created,
     (select e.counts from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_counts,
@@ -130,6 +133,7 @@ export class GraphReadRepository {
     if (!r) return null;
     return {
       graph: toGraphRow(r),
+      seq: r.seq,
       firstEventCreated: r.first_created,
       momentCreated: r.moment_created,
       momentCounts: r.moment_counts,

@@ -44,10 +44,15 @@ const groupRecords = (count: number, rows: { i: number; rec: NodeRecord }[]) =>
   groupByOrdinal(count, rows, (r) => r.rec);
 
 const nodeWithGraph = new PreparedStatement<
-  Omit<GraphRowColumns, 'counts'> & { rec: NodeRecord | null; next_created: number | null }
+  Omit<GraphRowColumns, 'counts'> & {
+    seq: number;
+    rec: NodeRecord | null;
+    next_created: number | null;
+  }
 >(
   'gh_node_with_graph',
   `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event,
+    least(coalesce($3::bigint, g.applied_seq), g.applied_seq) as seq,
     (select v.rec from node_versions v
       where v.graph_id = g.graph_id and v.node_no = $2
         and v.valid_from <= least(coalesce($3::bigint, g.applied_seq), g.applied_seq)
@@ -79,7 +84,9 @@ const nodesAt = new PreparedStatement<{ i: number; rec: NodeRecord }>(
 /** A node read's one round trip: the graph, the node as of the moment, the next event's time. */
 export interface NodeWithGraph {
   graph: GraphRow;
-  /** The node as of `seq` (the newest event when none was given); null when it did not exist. */
+  /** The event read at: the one asked for, or the newest when none was given or it is later. */
+  seq: number;
+  /** The node as of `seq`; null when it did not exist. */
   rec: NodeRecord | null;
   /** `created` of the event after the moment; null when the moment is the newest event. */
   nextCreated: number | null;
@@ -100,7 +107,12 @@ export class NodeReadRepository {
   ): Promise<NodeWithGraph | null> {
     const [row] = await nodeWithGraph.rows(this.db, [graphKey, nodeNo, seq]);
     return row
-      ? { graph: toGraphRow({ ...row, counts: null }), rec: row.rec, nextCreated: row.next_created }
+      ? {
+          graph: toGraphRow({ ...row, counts: null }),
+          seq: row.seq,
+          rec: row.rec,
+          nextCreated: row.next_created,
+        }
       : null;
   }
 
