@@ -25,11 +25,15 @@ export interface GraphListPosition {
   graphKey: string;
 }
 
-export interface GraphListQuery {
+/** Which graphs a graph list holds: the account's watch graphs with events, filtered. */
+export interface GraphListFilter {
   accountId: number;
   /** Only these graph keys (restricted keys); null for all of the account's graphs. */
   graphKeys: string[] | null;
   lastEvent: { gt?: number; gte?: number; lt?: number; lte?: number };
+}
+
+export interface GraphListQuery extends GraphListFilter {
   /** Items after this position in list order, or before it (then returned nearest first). */
   after?: GraphListPosition;
   before?: GraphListPosition;
@@ -154,19 +158,7 @@ export class GraphReadRepository {
    */
   async list(q: GraphListQuery): Promise<GraphRow[]> {
     const reverse = q.before !== undefined;
-    let query = this.db
-      .selectFrom('graphs as g')
-      .select(columns)
-      .where('g.account_id', '=', q.accountId)
-      .where('g.source', '=', 'watch')
-      .where('g.last_event', 'is not', null);
-    if (q.graphKeys)
-      query = query.where('g.graph_key', 'in', q.graphKeys.length ? q.graphKeys : ['']);
-    const { gt, gte, lt, lte } = q.lastEvent;
-    if (gt !== undefined) query = query.where('g.last_event', '>', gt);
-    if (gte !== undefined) query = query.where('g.last_event', '>=', gte);
-    if (lt !== undefined) query = query.where('g.last_event', '<', lt);
-    if (lte !== undefined) query = query.where('g.last_event', '<=', lte);
+    let query = this.listed(q);
     if (q.after) {
       const { lastEvent, graphKey } = q.after;
       query = query.where((eb) =>
@@ -192,5 +184,29 @@ export class GraphReadRepository {
       .limit(q.limit)
       .execute();
     return rows.map(toGraphRow);
+  }
+
+  /** The graph when the list `filter` describes holds it (a cursor's check), else null. */
+  async findInList(filter: GraphListFilter, graphKey: string): Promise<GraphRow | null> {
+    const row = await this.listed(filter).where('g.graph_key', '=', graphKey).executeTakeFirst();
+    return row ? toGraphRow(row) : null;
+  }
+
+  /** The graphs a graph list holds: the one place its filters are written. */
+  private listed(f: GraphListFilter) {
+    let query = this.db
+      .selectFrom('graphs as g')
+      .select(columns)
+      .where('g.account_id', '=', f.accountId)
+      .where('g.source', '=', 'watch')
+      .where('g.last_event', 'is not', null);
+    if (f.graphKeys)
+      query = query.where('g.graph_key', 'in', f.graphKeys.length ? f.graphKeys : ['']);
+    const { gt, gte, lt, lte } = f.lastEvent;
+    if (gt !== undefined) query = query.where('g.last_event', '>', gt);
+    if (gte !== undefined) query = query.where('g.last_event', '>=', gte);
+    if (lt !== undefined) query = query.where('g.last_event', '<', lt);
+    if (lte !== undefined) query = query.where('g.last_event', '<=', lte);
+    return query;
   }
 }

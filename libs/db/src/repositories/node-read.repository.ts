@@ -24,16 +24,20 @@ export interface SubtreeAt {
   seq: number;
 }
 
-export interface NodePageQuery {
+/** Which nodes a nodes list holds: those of a graph as of `seq` that pass the filters. */
+export interface NodeListFilter {
   graphId: number;
   seq: number;
-  /** `created`: node number order (creation order); `tree`: sort-key order (pre-order). */
-  order: 'created' | 'tree';
   parentNo?: number;
   /** Only nodes under this node, optionally down to an absolute depth. */
   subtree?: { nodeNo: number; sortKey: string; maxDepth: number | null };
   kind?: NodeKind;
   state?: NodeState;
+}
+
+export interface NodePageQuery extends NodeListFilter {
+  /** `created`: node number order (creation order); `tree`: sort-key order (pre-order). */
+  order: 'created' | 'tree';
   /** Items after / before this node in list order; `before` pages come back nearest first. */
   after?: NodeRecord;
   before?: NodeRecord;
@@ -215,24 +219,7 @@ export class NodeReadRepository {
   async page(q: NodePageQuery): Promise<NodeRecord[]> {
     const column = q.order === 'tree' ? 'v.sort_key' : 'v.node_no';
     const position = (rec: NodeRecord) => (q.order === 'tree' ? rec.sortKey : rec.no);
-    let query = this.db
-      .selectFrom('node_versions as v')
-      .select('v.rec')
-      .where('v.graph_id', '=', q.graphId)
-      .where('v.valid_from', '<=', q.seq)
-      .where(notSuperseded(q.seq));
-    if (q.parentNo !== undefined) query = query.where('v.parent_no', '=', q.parentNo);
-    if (q.subtree) {
-      const { nodeNo, sortKey, maxDepth } = q.subtree;
-      query = query
-        .where('v.sort_key', '>', sortKey)
-        .where('v.sort_key', '<', descendantsUpperBound(sortKey));
-      // descendants are created after their ancestor: bounds the scan in creation order
-      if (q.order === 'created') query = query.where('v.node_no', '>', nodeNo);
-      if (maxDepth !== null) query = query.where('v.depth', '<=', maxDepth);
-    }
-    if (q.kind) query = query.where('v.kind', '=', q.kind);
-    if (q.state) query = query.where('v.state', '=', q.state);
+    let query = this.listed(q);
     if (q.after) query = query.where(column, '>', position(q.after));
     if (q.before) query = query.where(column, '<', position(q.before));
     const rows = await query
@@ -240,6 +227,35 @@ export class NodeReadRepository {
       .limit(q.limit)
       .execute();
     return rows.map((r) => r.rec);
+  }
+
+  /** The node when the list `filter` describes holds it (a cursor's check), else null. */
+  async findInList(filter: NodeListFilter, nodeNo: number): Promise<NodeRecord | null> {
+    const row = await this.listed(filter).where('v.node_no', '=', nodeNo).executeTakeFirst();
+    return row ? row.rec : null;
+  }
+
+  /** The versions a nodes list holds: the one place its filters are written. */
+  private listed(f: NodeListFilter) {
+    let query = this.db
+      .selectFrom('node_versions as v')
+      .select('v.rec')
+      .where('v.graph_id', '=', f.graphId)
+      .where('v.valid_from', '<=', f.seq)
+      .where(notSuperseded(f.seq));
+    if (f.parentNo !== undefined) query = query.where('v.parent_no', '=', f.parentNo);
+    if (f.subtree) {
+      const { nodeNo, sortKey, maxDepth } = f.subtree;
+      query = query
+        .where('v.sort_key', '>', sortKey)
+        .where('v.sort_key', '<', descendantsUpperBound(sortKey))
+        // descendants are created after their ancestor: bounds scans in creation order
+        .where('v.node_no', '>', nodeNo);
+      if (maxDepth !== null) query = query.where('v.depth', '<=', maxDepth);
+    }
+    if (f.kind) query = query.where('v.kind', '=', f.kind);
+    if (f.state) query = query.where('v.state', '=', f.state);
+    return query;
   }
 
   /**
