@@ -1,7 +1,9 @@
 import type { StoredGraphCounts } from '@graph-history/domain';
+import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
-import { PreparedStatement } from '../prepared-statement';
-import { activeWorkingCountSql } from './node-version-sql';
+import { pgArg, PreparedStatement } from '../prepared-statement';
+import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
 export interface GraphRow {
@@ -40,43 +42,6 @@ export interface GraphListQuery extends GraphListFilter {
   limit: number;
 }
 
-const columns = [
-  'g.graph_id',
-  'g.graph_key',
-  'g.account_id',
-  'g.source',
-  'g.created',
-  'g.applied_seq',
-  'g.first_seq',
-  'g.last_event',
-  'g.counts',
-] as const;
-
-/** The columns of a graphs row, as selected. */
-export type GraphRowColumns = {
-  graph_id: number;
-  graph_key: string;
-  account_id: number;
-  source: GraphRow['source'];
-  created: number;
-  applied_seq: number;
-  first_seq: number | null;
-  last_event: number | null;
-  counts: StoredGraphCounts | null;
-};
-
-export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
-  graphId: r.graph_id,
-  graphKey: r.graph_key,
-  accountId: r.account_id,
-  source: r.source,
-  created: r.created,
-  appliedSeq: r.applied_seq,
-  firstSeq: r.first_seq,
-  lastEvent: r.last_event,
-  counts: r.counts,
-});
-
 /** A graph read's one round trip: the graph and the events that describe it at the moment. */
 export interface GraphWithFacts {
   graph: GraphRow;
@@ -92,33 +57,46 @@ export interface GraphWithFacts {
   activeWorking: number;
 }
 
-const graphByKey = new PreparedStatement<GraphRowColumns>(
+const findByKey = new PreparedStatement(
   'gh_graph_by_key',
-  `select ${columns.join(', ')}
-  from graph_directory d join graphs g on g.graph_id = d.graph_id
-  where d.graph_key = $1`,
+  { graphKey: pgArg<string>('text') },
+  (db, arg) => graphByKey(db, arg.graphKey).select(GRAPH_COLUMNS),
 );
 
-const graphWithFacts = new PreparedStatement<
-  GraphRowColumns & {
-    seq: number;
-    first_created: number | null;
-    moment_created: number | null;
-    moment_counts: StoredGraphCounts | null;
-    next_created: number | null;
-    active_working: number;
-  }
->(
+const findWithFacts = new PreparedStatement(
   'gh_graph_with_facts',
-  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts, m.seq,
-    (select e.created from events e where e.graph_id = g.graph_id and e.seq = g.first_seq) as first_created,
-    (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_created,
-    (select e.counts from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_counts,
-    (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq + 1) as next_created,
-    ${activeWorkingCountSql({ graphId: 'g.graph_id', seq: 'm.seq', since: '$3', until: 'g.last_event' })} as active_working
-  from graph_directory d join graphs g on g.graph_id = d.graph_id,
-    lateral (select least(coalesce($2::bigint, g.applied_seq), g.applied_seq) as seq) m
-  where d.graph_key = $1`,
+  {
+    graphKey: pgArg<string>('text'),
+    seq: pgArg<number | null>('bigint'),
+    activeSince: pgArg<number>('bigint'),
+  },
+  (db, arg) =>
+    graphByKey(db, arg.graphKey)
+      .select(GRAPH_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        const event = (at: Expression<number | null>) =>
+          eb
+            .selectFrom('events as e')
+            .whereRef('e.graph_id', '=', 'g.graph_id')
+            .where('e.seq', '=', at);
+        return [
+          seq.as('seq'),
+          event(eb.ref('g.first_seq')).select('e.created').$asScalar().as('first_created'),
+          event(seq).select('e.created').$asScalar().as('moment_created'),
+          event(seq).select('e.counts').$asScalar().as('moment_counts'),
+          event(eb(seq, '+', sql.lit(1)))
+            .select('e.created')
+            .$asScalar()
+            .as('next_created'),
+          activeWorkingCount({
+            graphId: eb.ref('g.graph_id'),
+            seq,
+            since: arg.activeSince,
+            until: eb.ref('g.last_event'),
+          }).as('active_working'),
+        ];
+      }),
 );
 
 export class GraphReadRepository {
@@ -133,7 +111,7 @@ export class GraphReadRepository {
     seq: number | null,
     activeSince: number,
   ): Promise<GraphWithFacts | null> {
-    const [r] = await graphWithFacts.rows(this.db, [graphKey, seq, activeSince]);
+    const [r] = await findWithFacts.rows(this.db, { graphKey, seq, activeSince });
     if (!r) return null;
     return {
       graph: toGraphRow(r),
@@ -147,7 +125,7 @@ export class GraphReadRepository {
   }
 
   async findByKey(graphKey: string): Promise<GraphRow | null> {
-    const [row] = await graphByKey.rows(this.db, [graphKey]);
+    const [row] = await findByKey.rows(this.db, { graphKey });
     return row ? toGraphRow(row) : null;
   }
 
@@ -196,7 +174,7 @@ export class GraphReadRepository {
   private listed(f: GraphListFilter) {
     let query = this.db
       .selectFrom('graphs as g')
-      .select(columns)
+      .select(GRAPH_COLUMNS)
       .where('g.account_id', '=', f.accountId)
       .where('g.source', '=', 'watch')
       .where('g.last_event', 'is not', null);

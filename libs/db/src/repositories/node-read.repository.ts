@@ -4,11 +4,14 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { sql } from 'kysely';
+import { expressionBuilder, sql, type Expression } from 'kysely';
 import { Db } from '../connection';
-import { PreparedStatement } from '../prepared-statement';
-import { GraphRowColumns, GraphRow, toGraphRow } from './graph-read.repository';
-import { activeWorkingCountSql, notSuperseded } from './node-version-sql';
+import { pgArg, PreparedStatement } from '../prepared-statement';
+import type { Database } from '../schema';
+import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { GraphRow } from './graph-read.repository';
+import { activeWorkingCount, notSuperseded } from './node-version-queries';
+import { unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 
 /** A node number and the event sequence to read it at. */
@@ -47,42 +50,91 @@ export interface NodePageQuery extends NodeListFilter {
 const groupRecords = (count: number, rows: { i: number; rec: NodeRecord }[]) =>
   groupByOrdinal(count, rows, (r) => r.rec);
 
-const nodeWithGraph = new PreparedStatement<
-  Omit<GraphRowColumns, 'counts'> & {
-    seq: number;
-    rec: NodeRecord | null;
-    next_created: number | null;
-  }
->(
+/** The newest version of node `nodeNo` valid at `seq`: `v.rec` and friends, for a subquery. */
+const versionAt = (
+  graphId: Expression<number>,
+  nodeNo: Expression<number>,
+  seq: Expression<number>,
+) =>
+  expressionBuilder<Database, never>()
+    .selectFrom('node_versions as v')
+    .where('v.graph_id', '=', graphId)
+    .where('v.node_no', '=', nodeNo)
+    .where('v.valid_from', '<=', seq)
+    .orderBy('v.valid_from', 'desc')
+    .limit(sql.lit(1));
+
+const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
-  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event,
-    least(coalesce($3::bigint, g.applied_seq), g.applied_seq) as seq,
-    (select v.rec from node_versions v
-      where v.graph_id = g.graph_id and v.node_no = $2
-        and v.valid_from <= least(coalesce($3::bigint, g.applied_seq), g.applied_seq)
-      order by v.valid_from desc limit 1) as rec,
-    (select e.created from events e
-      where e.graph_id = g.graph_id and e.seq = least(coalesce($3::bigint, g.applied_seq), g.applied_seq) + 1) as next_created
-  from graph_directory d join graphs g on g.graph_id = d.graph_id
-  where d.graph_key = $1`,
+  {
+    graphKey: pgArg<string>('text'),
+    nodeNo: pgArg<number>('int'),
+    seq: pgArg<number | null>('bigint'),
+  },
+  (db, arg) =>
+    graphByKey(db, arg.graphKey)
+      .select(GRAPH_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        return [
+          seq.as('seq'),
+          versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq).select('v.rec').$asScalar().as('rec'),
+          eb
+            .selectFrom('events as e')
+            .select('e.created')
+            .whereRef('e.graph_id', '=', 'g.graph_id')
+            .where('e.seq', '=', eb(seq, '+', sql.lit(1)))
+            .$asScalar()
+            .as('next_created'),
+        ];
+      }),
 );
 
-const activeWorking = new PreparedStatement<{ i: number; n: number }>(
+const countActiveWorking = new PreparedStatement(
   'gh_active_working',
-  `select p.i, ${activeWorkingCountSql({ graphId: 'p.graph_id', seq: 'p.seq', since: 'p.since', until: 'p.until' })} as n
-  from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[])
-    with ordinality as p(graph_id, seq, since, until, i)`,
+  {
+    graphIds: pgArg<number[]>('bigint[]'),
+    seqs: pgArg<number[]>('bigint[]'),
+    since: pgArg<number[]>('bigint[]'),
+    until: pgArg<number[]>('bigint[]'),
+  },
+  (db, arg) =>
+    db
+      .selectFrom(
+        unnestRows<{ graph_id: number; seq: number; since: number; until: number }>({
+          graph_id: arg.graphIds,
+          seq: arg.seqs,
+          since: arg.since,
+          until: arg.until,
+        }),
+      )
+      .select((eb) => [
+        'p.i',
+        activeWorkingCount({
+          graphId: eb.ref('p.graph_id'),
+          seq: eb.ref('p.seq'),
+          since: eb.ref('p.since'),
+          until: eb.ref('p.until'),
+        }).as('n'),
+      ]),
 );
 
-const nodesAt = new PreparedStatement<{ i: number; rec: NodeRecord }>(
+const findManyAt = new PreparedStatement(
   'gh_nodes_at',
-  `select p.i, x.rec
-  from unnest($2::int[], $3::bigint[]) with ordinality as p(node_no, seq, i)
-  cross join lateral (
-    select v.rec from node_versions v
-    where v.graph_id = $1 and v.node_no = p.node_no and v.valid_from <= p.seq
-    order by v.valid_from desc limit 1
-  ) x`,
+  {
+    graphId: pgArg<number>('bigint'),
+    nodeNos: pgArg<number[]>('int[]'),
+    seqs: pgArg<number[]>('bigint[]'),
+  },
+  (db, arg) =>
+    db
+      .selectFrom(
+        unnestRows<{ node_no: number; seq: number }>({ node_no: arg.nodeNos, seq: arg.seqs }),
+      )
+      .crossJoinLateral((eb) =>
+        versionAt(arg.graphId, eb.ref('p.node_no'), eb.ref('p.seq')).select('v.rec').as('x'),
+      )
+      .select(['p.i', 'x.rec']),
 );
 
 /** A node read's one round trip: the graph, the node as of the moment, the next event's time. */
@@ -109,10 +161,10 @@ export class NodeReadRepository {
     nodeNo: number,
     seq: number | null,
   ): Promise<NodeWithGraph | null> {
-    const [row] = await nodeWithGraph.rows(this.db, [graphKey, nodeNo, seq]);
+    const [row] = await findWithGraph.rows(this.db, { graphKey, nodeNo, seq });
     return row
       ? {
-          graph: toGraphRow({ ...row, counts: null }),
+          graph: toGraphRow(row),
           seq: row.seq,
           rec: row.rec,
           nextCreated: row.next_created,
@@ -150,11 +202,11 @@ export class NodeReadRepository {
   /** Each node as of its own sequence, in input order; null where it did not exist yet. */
   async findManyAt(graphId: number, items: NodeAt[]): Promise<(NodeRecord | null)[]> {
     if (items.length === 0) return [];
-    const rows = await nodesAt.rows(this.db, [
+    const rows = await findManyAt.rows(this.db, {
       graphId,
-      items.map((n) => n.nodeNo),
-      items.map((n) => n.seq),
-    ]);
+      nodeNos: items.map((n) => n.nodeNo),
+      seqs: items.map((n) => n.seq),
+    });
     const out: (NodeRecord | null)[] = items.map(() => null);
     for (const r of rows) out[Number(r.i) - 1] = r.rec;
     return out;
@@ -266,12 +318,12 @@ export class NodeReadRepository {
     items: { graphId: number; seq: number; since: number; until: number }[],
   ): Promise<number[]> {
     if (items.length === 0) return [];
-    const rows = await activeWorking.rows(this.db, [
-      items.map((x) => x.graphId),
-      items.map((x) => x.seq),
-      items.map((x) => x.since),
-      items.map((x) => x.until),
-    ]);
+    const rows = await countActiveWorking.rows(this.db, {
+      graphIds: items.map((x) => x.graphId),
+      seqs: items.map((x) => x.seq),
+      since: items.map((x) => x.since),
+      until: items.map((x) => x.until),
+    });
     const out = items.map(() => 0);
     for (const r of rows) out[Number(r.i) - 1] = r.n;
     return out;
