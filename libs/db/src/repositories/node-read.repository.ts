@@ -1,5 +1,7 @@
 import {
   descendantsUpperBound,
+  fromStoredNodeRecord,
+  type StoredNodeRecord,
   type NodeKind,
   type NodeRecord,
   type NodeState,
@@ -47,8 +49,8 @@ export interface NodePageQuery extends NodeListFilter {
   limit: number;
 }
 
-const groupRecords = (count: number, rows: { i: number; rec: NodeRecord }[]) =>
-  groupByOrdinal(count, rows, (r) => r.rec);
+const groupRecords = (count: number, rows: { i: number; rec: StoredNodeRecord }[]) =>
+  groupByOrdinal(count, rows, (r) => fromStoredNodeRecord(r.rec));
 
 /** The newest version of node `nodeNo` valid at `seq`: `v.rec` and friends, for a subquery. */
 const versionAt = (
@@ -166,7 +168,7 @@ export class NodeReadRepository {
       ? {
           graph: toGraphRow(row),
           seq: row.seq,
-          rec: row.rec,
+          rec: row.rec === null ? null : fromStoredNodeRecord(row.rec),
           nextCreated: row.next_created,
         }
       : null;
@@ -183,7 +185,7 @@ export class NodeReadRepository {
       .orderBy('valid_from', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? row.rec : null;
+    return row ? fromStoredNodeRecord(row.rec) : null;
   }
 
   /** Sequence of the event that created the node (its first version), or null for an unknown node. */
@@ -208,7 +210,7 @@ export class NodeReadRepository {
       seqs: items.map((n) => n.seq),
     });
     const out: (NodeRecord | null)[] = items.map(() => null);
-    for (const r of rows) out[Number(r.i) - 1] = r.rec;
+    for (const r of rows) out[Number(r.i) - 1] = fromStoredNodeRecord(r.rec);
     return out;
   }
 
@@ -224,7 +226,7 @@ export class NodeReadRepository {
     totalLimit: number,
   ): Promise<NodeRecord[][]> {
     if (parents.length === 0) return [];
-    const { rows } = await sql<{ i: number; rec: NodeRecord }>`
+    const { rows } = await sql<{ i: number; rec: StoredNodeRecord }>`
       select p.i, c.rec
       from unnest(${parents.map((n) => n.nodeNo)}::int[], ${parents.map((n) => n.seq)}::bigint[])
         with ordinality as p(parent_no, seq, i)
@@ -246,7 +248,7 @@ export class NodeReadRepository {
     totalLimit: number,
   ): Promise<NodeRecord[][]> {
     if (roots.length === 0) return [];
-    const { rows } = await sql<{ i: number; rec: NodeRecord }>`
+    const { rows } = await sql<{ i: number; rec: StoredNodeRecord }>`
       select p.i, d.rec
       from unnest(
           ${roots.map((r) => r.sortKey)}::text[],
@@ -278,13 +280,13 @@ export class NodeReadRepository {
       .orderBy(column, q.before ? 'desc' : 'asc')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => r.rec);
+    return rows.map((r) => fromStoredNodeRecord(r.rec));
   }
 
   /** The node when the list `filter` describes holds it (a cursor's check), else null. */
   async findInList(filter: NodeListFilter, nodeNo: number): Promise<NodeRecord | null> {
     const row = await this.listed(filter).where('v.node_no', '=', nodeNo).executeTakeFirst();
-    return row ? row.rec : null;
+    return row ? fromStoredNodeRecord(row.rec) : null;
   }
 
   /** The versions a nodes list holds: the one place its filters are written. */
