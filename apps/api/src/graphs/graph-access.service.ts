@@ -14,8 +14,17 @@ export class GraphAccessService {
     return this.check(principal, key === null ? null : await this.graphs.findByKey(key), graphId);
   }
 
-  /** A row read with its graph by `graphId`, if this key may read that graph. */
-  checkRow<T extends { graph: GraphRow }>(principal: Principal, row: T | null, graphId: string): T {
+  /**
+   * What `read` finds with its graph by the key `graphId` names (one query for both), if this key
+   * may read that graph.
+   */
+  async readWith<T extends { graph: GraphRow }>(
+    principal: Principal,
+    graphId: string,
+    read: (graphKey: string) => Promise<T | null>,
+  ): Promise<T> {
+    const key = graphKeyFromId(graphId);
+    const row = key === null ? null : await read(key);
     if (row === null) throw missing(graphId);
     this.check(principal, row.graph, graphId);
     return row;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { emptyCounts, graphKeyFromId, type PublicGraph } from '@graph-history/domain';
+import { emptyCounts, type PublicGraph } from '@graph-history/domain';
 import { GraphReadRepository } from '@graph-history/db';
 import { Principal } from '@graph-history/http';
 import { AsOf } from '../as-of/as-of';
@@ -22,18 +22,15 @@ export class GraphReadService {
 
   async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<PublicGraph> {
     const now = Date.now();
-    const key = graphKeyFromId(graphId);
     // the active nodes are counted for `now`: the moment's instant when it is the newest event
     // (the usual case); for another moment, present() counts them at the moment's instant
-    const row =
-      key === null
-        ? null
-        : await this.graphs.findWithFacts(
-            key,
-            asOf.kind === 'event' ? asOf.seq : null,
-            this.view.activeSince(now),
-          );
-    const { graph, ...prefetched } = this.access.checkRow(principal, row, graphId);
+    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (key) =>
+      this.graphs.findWithFacts(
+        key,
+        asOf.kind === 'event' ? asOf.seq : null,
+        this.view.activeSince(now),
+      ),
+    );
     const moment = await this.moments.resolve(graph, asOf, now, prefetched);
     const facts: GraphFacts =
       prefetched.seq === moment.seq

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeId, graphKeyFromId, type PublicNode } from '@graph-history/domain';
+import { decodeId, type PublicNode } from '@graph-history/domain';
 import { NodeReadRepository } from '@graph-history/db';
 import { Principal } from '@graph-history/http';
 import { MomentService } from '../as-of/moment.service';
@@ -32,16 +32,13 @@ export class NodeReadService {
     query: NodeReadQuery,
   ): Promise<PublicNode> {
     const { asOf } = query;
-    const key = graphKeyFromId(graphId);
-    const row =
-      key === null
-        ? null
-        : await this.nodes.findWithGraph(
-            key,
-            decodeId('node', nodeId)?.n ?? 0,
-            asOf.kind === 'event' ? asOf.seq : null,
-          );
-    const { graph, ...prefetched } = this.access.checkRow(principal, row, graphId);
+    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (key) =>
+      this.nodes.findWithGraph(
+        key,
+        decodeId('node', nodeId)?.n ?? 0,
+        asOf.kind === 'event' ? asOf.seq : null,
+      ),
+    );
     const moment = await this.moments.resolve(graph, asOf, Date.now(), prefetched);
     // the prefetched version is the node only when the id names a node of this graph
     const rec =

@@ -13,7 +13,7 @@ import type { Database } from '../schema';
 import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
 import { GraphRow } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded } from './node-version-queries';
-import { unnestRows } from './unnest-rows';
+import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 
 /** A node number and the event sequence to read it at. */
@@ -226,17 +226,23 @@ export class NodeReadRepository {
     totalLimit: number,
   ): Promise<NodeRecord[][]> {
     if (parents.length === 0) return [];
-    const { rows } = await sql<{ i: number; rec: StoredNodeRecord }>`
-      select p.i, c.rec
-      from unnest(${parents.map((n) => n.nodeNo)}::int[], ${parents.map((n) => n.seq)}::bigint[])
-        with ordinality as p(parent_no, seq, i)
-      cross join lateral (
-        select v.node_no, v.rec from node_versions v
-        where v.graph_id = ${graphId} and v.parent_no = p.parent_no and v.valid_from <= p.seq
-          and ${notSuperseded(sql.ref('p.seq'))}
-        order by v.node_no limit ${limit}
-      ) c
-      limit ${totalLimit}`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(unnestNodesAt(parents))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('node_versions as v')
+          .select(['v.node_no', 'v.rec'])
+          .where('v.graph_id', '=', graphId)
+          .whereRef('v.parent_no', '=', 'p.node_no')
+          .whereRef('v.valid_from', '<=', 'p.seq')
+          .where(notSuperseded(eb.ref('p.seq')))
+          .orderBy('v.node_no')
+          .limit(limit)
+          .as('c'),
+      )
+      .select(['p.i', 'c.rec'])
+      .limit(totalLimit)
+      .execute();
     return groupRecords(parents.length, rows);
   }
 
@@ -248,24 +254,47 @@ export class NodeReadRepository {
     totalLimit: number,
   ): Promise<NodeRecord[][]> {
     if (roots.length === 0) return [];
-    const { rows } = await sql<{ i: number; rec: StoredNodeRecord }>`
-      select p.i, d.rec
-      from unnest(
-          ${roots.map((r) => r.sortKey)}::text[],
-          ${roots.map((r) => descendantsUpperBound(r.sortKey))}::text[],
-          ${roots.map((r) => r.maxDepth)}::int[],
-          ${roots.map((r) => r.seq)}::bigint[]
-        ) with ordinality as p(lo, hi, max_depth, seq, i)
-      cross join lateral (
-        select v.sort_key, v.rec from node_versions v
-        where v.graph_id = ${graphId}
-          and v.sort_key > p.lo collate "C" and v.sort_key < p.hi collate "C"
-          and v.valid_from <= p.seq
-          and (p.max_depth is null or v.depth <= p.max_depth)
-          and ${notSuperseded(sql.ref('p.seq'))}
-        order by v.sort_key limit ${limit}
-      ) d
-      limit ${totalLimit}`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(
+        unnestRows<{ lo: string; hi: string; max_depth: number | null; seq: number }>({
+          lo: pgArray(
+            roots.map((r) => r.sortKey),
+            'text',
+          ),
+          hi: pgArray(
+            roots.map((r) => descendantsUpperBound(r.sortKey)),
+            'text',
+          ),
+          max_depth: pgArray(
+            roots.map((r) => r.maxDepth),
+            'int',
+          ),
+          seq: pgArray(
+            roots.map((r) => r.seq),
+            'bigint',
+          ),
+        }),
+      )
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('node_versions as v')
+          .select(['v.sort_key', 'v.rec'])
+          .where('v.graph_id', '=', graphId)
+          // sort_key's collation ("C") is the comparison's: byte order, as the index holds it
+          .whereRef('v.sort_key', '>', 'p.lo')
+          .whereRef('v.sort_key', '<', 'p.hi')
+          .whereRef('v.valid_from', '<=', 'p.seq')
+          .where((w) =>
+            w.or([w('p.max_depth', 'is', null), w('v.depth', '<=', w.ref('p.max_depth'))]),
+          )
+          .where(notSuperseded(eb.ref('p.seq')))
+          .orderBy('v.sort_key')
+          .limit(limit)
+          .as('d'),
+      )
+      .select(['p.i', 'd.rec'])
+      .limit(totalLimit)
+      .execute();
     return groupRecords(roots.length, rows);
   }
 

@@ -12,3 +12,20 @@ export function unnestRows<R extends Record<string, unknown>>(arrays: {
   return sql<R & { i: number }>`(select * from unnest(${sql.join(Object.values(arrays))})
     with ordinality as x(${sql.join(columns)}, i))`.as('p');
 }
+
+/** `values` as one parameter, a Postgres array of `pgType`. */
+export const pgArray = <T>(values: T[], pgType: string) =>
+  sql<T[]>`cast(${values} as ${sql.raw(pgType)}[])`;
+
+/** Node numbers and the sequence to read each at, as the rows of `p` (`p.node_no`, `p.seq`). */
+export const unnestNodesAt = (nodes: { nodeNo: number; seq: number }[]) =>
+  unnestRows<{ node_no: number; seq: number }>({
+    node_no: pgArray(
+      nodes.map((n) => n.nodeNo),
+      'int',
+    ),
+    seq: pgArray(
+      nodes.map((n) => n.seq),
+      'bigint',
+    ),
+  });
