@@ -111,7 +111,7 @@ describe('read API: OpenAPI document', () => {
   });
 });
 
-/** The public objects' one definition: the document serves it and responses follow its field order. */
+/** The public objects' one definition: the document serves it, responses follow its field order. */
 describe('read API: public object schemas', () => {
   let h: ApiHarness;
 
@@ -123,7 +123,7 @@ describe('read API: public object schemas', () => {
   });
   afterAll(() => h.stop());
 
-  it('serves the schemas the serializers are compiled from', async () => {
+  it('serves the public object schemas as its components', async () => {
     const doc = (await h.get('/api/v1/openapi.json', { key: null })).json;
     expect(doc.components.schemas).toEqual(JSON.parse(JSON.stringify(PUBLIC_SCHEMAS)));
   });

@@ -1,7 +1,6 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { CurrentPrincipal, Principal } from '@graph-history/http';
 import { ApiAccessGuard } from '../http/api-access.guard';
-import { RespondsWith } from '../openapi/response-schema';
 import { QueryParams } from '../query/query-params';
 import { RawQuery } from '../query/raw-query.decorator';
 import { readEventListQuery } from './event-list.query';
@@ -13,7 +12,6 @@ export class EventsController {
   constructor(private readonly events: EventListService) {}
 
   @Get()
-  @RespondsWith('EventList')
   list(
     @CurrentPrincipal() principal: Principal,
     @Param('graph_id') graphId: string,

@@ -2,7 +2,6 @@ import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { CurrentPrincipal, Principal } from '@graph-history/http';
 import { readAsOf } from '../as-of/as-of';
 import { ApiAccessGuard } from '../http/api-access.guard';
-import { RespondsWith } from '../openapi/response-schema';
 import { QueryParams } from '../query/query-params';
 import { RawQuery } from '../query/raw-query.decorator';
 import { readGraphListQuery } from './graph-list.query';
@@ -18,13 +17,11 @@ export class GraphsController {
   ) {}
 
   @Get()
-  @RespondsWith('GraphList')
   list(@CurrentPrincipal() principal: Principal, @RawQuery() q: QueryParams) {
     return this.graphList.list(principal, readGraphListQuery(q));
   }
 
   @Get(':graph_id')
-  @RespondsWith('Graph')
   retrieve(
     @CurrentPrincipal() principal: Principal,
     @Param('graph_id') graphId: string,

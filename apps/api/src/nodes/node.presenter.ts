@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
-import { isStale, toPublicNode, type PublicNode } from '@graph-history/domain';
+import {
+  inFieldOrder,
+  isStale,
+  NODE_BLOCKED_FIELDS,
+  NODE_FIELDS,
+  toPublicNode,
+  type PublicNode,
+} from '@graph-history/domain';
 import { GraphRow } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { Expanded, NodeSlot } from '../expand/node-slot';
@@ -9,8 +16,8 @@ import { listEnvelope } from '../lists/list-envelope';
 type GraphNames = Pick<GraphRow, 'graphId' | 'graphKey'>;
 
 /**
- * Renders a node slot as the read API's Node (`NodeSchema`, whose serializer puts the fields in
- * order): `stale` judged at the slot's moment, each expansion under its own name.
+ * Renders a node slot as the read API's Node: `stale` judged at the slot's moment, each expansion
+ * under its own name, the fields in NodeSchema's order (JSON.stringify keeps it on the wire).
  */
 @Injectable()
 export class NodePresenter {
@@ -28,9 +35,10 @@ export class NodePresenter {
     for (const [key, e] of slot.expanded) {
       const value = this.expanded(graph, e);
       if (key !== 'blocked.on') node[key] = value;
-      else if (node.blocked) node.blocked.on = value;
+      else if (node.blocked)
+        node.blocked = inFieldOrder(NODE_BLOCKED_FIELDS, { ...node.blocked, on: value });
     }
-    return node;
+    return inFieldOrder(NODE_FIELDS, node);
   }
 
   private expanded(graph: GraphNames, e: Expanded): Record<string, unknown> {

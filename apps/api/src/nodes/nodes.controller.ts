@@ -1,7 +1,6 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { CurrentPrincipal, Principal } from '@graph-history/http';
 import { ApiAccessGuard } from '../http/api-access.guard';
-import { RespondsWith } from '../openapi/response-schema';
 import { QueryParams } from '../query/query-params';
 import { RawQuery } from '../query/raw-query.decorator';
 import { readNodeListQuery } from './node-list.query';
@@ -18,7 +17,6 @@ export class NodesController {
   ) {}
 
   @Get()
-  @RespondsWith('NodeList')
   list(
     @CurrentPrincipal() principal: Principal,
     @Param('graph_id') graphId: string,
@@ -28,7 +26,6 @@ export class NodesController {
   }
 
   @Get(':node_id')
-  @RespondsWith('Node')
   retrieve(
     @CurrentPrincipal() principal: Principal,
     @Param('graph_id') graphId: string,

@@ -6,6 +6,7 @@ import { MessageSchema, SpawnSchema, TaskSchema, WaitSchema } from './node-items
 import { NodeSchema } from './node.schema';
 import { ref } from './json-schema';
 
+export { fieldOrder, inFieldOrder } from './json-schema';
 export * from './error.schema';
 export * from './event.schema';
 export * from './graph.schema';

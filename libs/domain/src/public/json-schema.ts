@@ -36,3 +36,14 @@ export const closed = <P extends Parameters<typeof Type.Object>[0]>(
 ) => Type.Object(properties, { ...options, additionalProperties: false });
 
 export type { Static, TSchema, TUnsafe };
+
+/** The property names of an object schema, in its order: the order of the fields on the wire. */
+export const fieldOrder = (schema: { properties: object }): readonly string[] =>
+  Object.keys(schema.properties);
+
+/** A copy of `value` with its fields in `order` (absent ones left out). */
+export function inFieldOrder<T>(order: readonly string[], value: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const field of order) if (value[field] !== undefined) out[field] = value[field];
+  return out as T;
+}

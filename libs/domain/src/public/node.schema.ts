@@ -1,12 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ATTENTION_REASONS, LINK_METHODS, NODE_STATES } from '../node';
-import { bool, closed, int, nullable, oneOf, ref, str } from './json-schema';
+import { bool, closed, fieldOrder, int, nullable, oneOf, ref, str } from './json-schema';
 
 /** A nested Node or list of an expansion; its shape is the Node's (or NodeList's) own. */
 type Expansion = Record<string, unknown>;
 
 const expansion = (name: string, description?: string) =>
   Type.Optional(ref<Expansion>(name, description === undefined ? {} : { description }));
+
+const BlockedSchema = closed({
+  on_ids: Type.Array(str()),
+  on: expansion('NodeList', 'Expanded with expand[]=blocked.on.'),
+  starting: int(),
+  node_count: int(),
+  open_tasks: int(),
+  cycle: bool(),
+});
 
 /**
  * The read API's Node. Property order is the response's field order; expansions sit beside
@@ -58,16 +67,7 @@ export const NodeSchema = closed({
     completed: int(),
     open: int(),
   }),
-  blocked: nullable(
-    closed({
-      on_ids: Type.Array(str()),
-      on: expansion('NodeList', 'Expanded with expand[]=blocked.on.'),
-      starting: int(),
-      node_count: int(),
-      open_tasks: int(),
-      cycle: bool(),
-    }),
-  ),
+  blocked: nullable(BlockedSchema),
   children: expansion('NodeList', 'Expanded: the first 100 children, oldest first.'),
   descendants: expansion('NodeList', 'Expanded: the first 1,000 nodes below, in tree order.'),
   tasks: expansion('TaskList'),
@@ -98,5 +98,6 @@ export type PublicNodeFields = Omit<PublicNode, ReadTimeField | ExpansionField |
   blocked: Omit<NonNullable<PublicNode['blocked']>, 'on'> | null;
 };
 
-/** The Node's field names in response order (expansions included). */
-export const NODE_FIELDS: readonly string[] = Object.keys(NodeSchema.properties);
+/** The Node's field names in response order (expansions included), and `blocked`'s. */
+export const NODE_FIELDS = fieldOrder(NodeSchema);
+export const NODE_BLOCKED_FIELDS = fieldOrder(BlockedSchema);
