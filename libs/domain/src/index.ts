@@ -10,3 +10,5 @@ export * from './created-window';
 export * from './api-keys';
 export * from './public-node';
 export * from './reducer';
+export * from './public';
+export * from './node-record-version';

@@ -1,4 +1,9 @@
-import type { NodeRecord, TaskItem, WaitRecord } from '@graph-history/domain';
+import {
+  fromStoredNodeRecord,
+  type NodeRecord,
+  type TaskItem,
+  type WaitRecord,
+} from '@graph-history/domain';
 import { Repository } from './repository';
 
 /** The current (newest) rows of a graph, from which the reducer's state is rebuilt. */
@@ -34,7 +39,7 @@ export class GraphStateRepository extends Repository {
       .orderBy('seq', 'desc')
       .execute();
     return {
-      nodes: nodes.map((r) => r.rec),
+      nodes: nodes.map((r) => fromStoredNodeRecord(r.rec)),
       openWaits: openWaits.map((w) => ({
         nodeNo: w.node_no,
         onNo: w.on_no,
