@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { NodeRecord, StoredGraphCounts } from '@graph-history/domain';
+import { fromStoredNodeRecord, StoredGraphCounts } from '@graph-history/domain';
 import { EndpointFixture, endpointFixture } from './support/endpoint-fixture';
 import { T0, validRun, watchEvent } from './support/watch-events';
 import { metricsAuth } from '../support/metrics-token';
@@ -165,7 +165,7 @@ describe('apply', () => {
       .orderBy('valid_from', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
-    const node = rec.rec as NodeRecord;
+    const node = fromStoredNodeRecord(rec.rec);
     expect(node).toMatchObject({ no: 1, ref: 'ap-s', kind: 'session', depth: 0, parentNo: null });
   });
 });

@@ -1,7 +1,8 @@
 import { AppliedEvent } from '../applied-event';
 import { GraphState } from '../graph-state';
 import { nodeId } from '../ids';
-import { NodeRecord, PublicNodeFields } from '../node';
+import { NodeRecord } from '../node';
+import type { PublicNodeFields } from '../public/node.schema';
 import { toPublicNode } from '../public-node';
 import { applyEvent, createGraphState, RejectedEventError } from '../reducer';
 import { EventOf, PayloadOf, Rejection, WatchEvent, WatchEventType } from '../watch-event';
