@@ -1,6 +1,7 @@
 import { COST_UNIT_BYTES } from '../../apps/api/src/rate-limit/request-cost';
 import { ApiHarness } from './support/api-harness';
 import { EventScript } from './support/watch-events';
+import { TEST_METRICS_TOKEN } from '../support/metrics-token';
 
 /** Rate limits weighed by what a request cost, per key and per account. */
 describe('read API: fair share', () => {
@@ -73,7 +74,7 @@ describe('read API: fair share', () => {
     // four keys of 60 would serve 160 requests; the account's bucket holds 80 (+ refill)
     expect(served).toBeGreaterThanOrEqual(80);
     expect(served).toBeLessThan(100);
-    const metrics = (await h.get('/metrics', { key: null })).body;
+    const metrics = (await h.get('/metrics', { key: TEST_METRICS_TOKEN })).body;
     expect(metrics).toMatch(/graph_history_api_rate_limited_total\{reason="account"\} [1-9]/);
   });
 });
