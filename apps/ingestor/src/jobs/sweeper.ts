@@ -14,7 +14,8 @@ const SWEEP_INTERVAL_MS = 1_000;
  * cut not yet trimmed a trim job (both deduplicated by BullMQ). So an enqueue lost to a crash, a
  * Redis restart or flush, or a job that exhausted its attempts, is picked up again. A graph whose
  * apply made no progress since the previous sweep (any pending graph, on boot) also gets a rescue
- * job, which its regular job, perhaps held by a dead process, cannot hold back.
+ * job, which its regular job, perhaps held by a dead process, cannot hold back. A graph quarantined
+ * at an event the reducer refused is left alone (see GraphApplier).
  */
 @Injectable()
 export class Sweeper {
@@ -42,8 +43,11 @@ export class Sweeper {
   }
 
   async sweep(): Promise<void> {
-    const graphs = await this.pending.list(this.config.SWEEP_LIMIT);
-    this.metrics.applyLag.set(graphs.reduce((sum, g) => sum + g.unapplied, 0));
+    const listed = await this.pending.list(this.config.SWEEP_LIMIT);
+    this.metrics.applyLag.set(listed.reduce((sum, g) => sum + g.unapplied, 0));
+    this.metrics.graphsStalled.set(listed.filter((g) => g.stalled).length);
+    // A quarantined graph gets no apply (nor rescue) until an operator resolves it; trims go on.
+    const graphs = listed.map((g) => (g.stalled ? { ...g, unapplied: 0 } : g));
     const stuck = this.progress.stuck(graphs);
     this.metrics.applyRescues.inc(stuck.length);
     await Promise.all([
