@@ -20,3 +20,4 @@ export * from './repositories/event-read.repository';
 export * from './repositories/node-read.repository';
 export * from './repositories/node-items.repository';
 export * from './repositories/stalled-graph.repository';
+export * from './repositories/graph-apply-lock.repository';

@@ -11,6 +11,8 @@ import {
 import {
   ApplyRepository,
   ApplyStall,
+  Db,
+  GraphApplyLockRepository,
   GraphStateRepository,
   InboxEvent,
   Transactions,
@@ -40,6 +42,10 @@ interface BatchResult {
   more: boolean;
 }
 
+/** How long an applier waits for another one of the same graph to finish, and how often it looks. */
+const LOCK_WAIT_MS = 5_000;
+const LOCK_POLL_MS = 10;
+
 type PendingRun = Awaited<ReturnType<ApplyRepository['pending']>>;
 
 /** The reducer refused the event at `index` of the run; `recorded` when this call quarantined it. */
@@ -52,8 +58,9 @@ interface Refused {
  * and records through the pure reducer. Each batch is written by ONE statement that also
  * advances applied_seq and deletes the applied inbox rows, and that writes nothing unless
  * applied_seq is still what the batch was read after. So every stored event is applied exactly
- * once, whichever process runs it and whenever a process dies. BullMQ's per-graph deduplication
- * keeps two appliers of a graph from running at once, except for the sweeper's rescue jobs.
+ * once, whichever process runs it and whenever a process dies. A run holds the graph's advisory
+ * lock, so that two appliers (BullMQ jobs, rescues, the in-process fallback while Redis is away,
+ * other processes) never work on one graph at once: a second one waits for the first to finish.
  */
 @Injectable()
 export class GraphApplier {
@@ -62,21 +69,41 @@ export class GraphApplier {
     private readonly applyRows: ApplyRepository,
     private readonly stateRows: GraphStateRepository,
     private readonly cache: GraphStateCache,
+    private readonly lock: GraphApplyLockRepository,
     @Inject(CONFIG) private readonly settings: ApplySettings,
   ) {}
 
   /**
-   * Applies every event of the graph stored before the call, one committed batch at a time;
-   * `onBatch` hears of each batch as soon as it is committed.
+   * Applies every event of the graph stored before the call, one committed batch at a time, under
+   * the graph's apply lock; `onBatch` hears of each batch as soon as it is committed. While another
+   * applier holds the lock it waits (up to LOCK_WAIT_MS; then the sweeper has the rest applied).
    */
   async applyPending(
     graphId: number,
     onBatch: (batch: ApplyOutcome) => void = () => undefined,
   ): Promise<ApplyOutcome> {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      const run = await this.lock.withApplyLock(graphId, (conn) =>
+        this.applyLocked(conn, graphId, onBatch),
+      );
+      if (run) return run.value;
+      if (Date.now() >= deadline)
+        return { applied: 0, trimDue: false, delaysMs: [], stalled: null };
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  }
+
+  /** applyPending's body, its statements on `conn`, the connection holding the lock. */
+  private async applyLocked(
+    conn: Db,
+    graphId: number,
+    onBatch: (batch: ApplyOutcome) => void,
+  ): Promise<ApplyOutcome> {
     const total: ApplyOutcome = { applied: 0, trimDue: false, delaysMs: [], stalled: null };
     let limit = this.settings.APPLY_BATCH_SIZE;
     for (;;) {
-      const batch = await this.applyBatch(graphId, limit);
+      const batch = await this.applyBatch(conn, graphId, limit);
       limit = this.settings.APPLY_BATCH_SIZE;
       if (batch === 'done') return total;
       if (batch === 'lost-race') continue;
@@ -112,13 +139,15 @@ export class GraphApplier {
    * a later one is reported with its index, so that the events before it can be applied alone.
    */
   private async applyBatch(
+    conn: Db,
     graphId: number,
     limit: number,
   ): Promise<BatchResult | Refused | 'done' | 'lost-race'> {
-    let pending = await this.applyRows.pending(graphId, limit);
+    const applyRows = this.applyRows.in(conn);
+    let pending = await applyRows.pending(graphId, limit);
     if (!hasWork(pending)) return 'done';
     let state = this.cache.take(graphId, pending.head.appliedSeq);
-    if (!state) ({ pending, state } = await this.load(graphId, limit));
+    if (!state) ({ pending, state } = await this.load(conn, graphId, limit));
     if (!hasWork(pending)) return 'done';
 
     const { head, events } = pending;
@@ -128,13 +157,13 @@ export class GraphApplier {
       const { index, reason } = reduced.refusal;
       if (index > 0) return { refused: { index, recorded: false, stall: null } };
       const stall = { seq: head.appliedSeq + 1, error: reason, at: Date.now() };
-      const recorded = await this.applyRows.recordStall(graphId, head.appliedSeq, stall);
+      const recorded = await applyRows.recordStall(graphId, head.appliedSeq, stall);
       return { refused: { index, recorded, stall } };
     }
     const applied = reduced.applied;
     const appliedSeq = head.appliedSeq + events.length;
     const firstSeq = retainedFirstSeq(head.firstSeq, appliedSeq);
-    const committed = await this.applyRows.commitIfCurrent(
+    const committed = await applyRows.commitIfCurrent(
       graphId,
       head.appliedSeq,
       applied,
@@ -153,6 +182,7 @@ export class GraphApplier {
 
   /** The pending events and the reducer state rebuilt from the rows, read in one snapshot. */
   private load(
+    conn: Db,
     graphId: number,
     limit: number,
   ): Promise<{ pending: PendingRun | null; state: GraphState }> {
@@ -170,7 +200,7 @@ export class GraphApplier {
         ...rows,
       });
       return { pending, state };
-    });
+    }, conn);
   }
 }
 
