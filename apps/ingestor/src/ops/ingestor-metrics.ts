@@ -47,6 +47,12 @@ export class IngestorMetrics {
     registers: [this.registry],
   });
 
+  readonly applyFallbacks = new Counter({
+    name: 'graph_history_apply_fallbacks_total',
+    help: 'Apply requests run in this process, driven by Postgres, because Redis was unreachable.',
+    registers: [this.registry],
+  });
+
   readonly applyStalls = new Counter({
     name: 'graph_history_apply_stalls_total',
     help: 'Graphs quarantined because the reducer refused their next stored event (each counted once).',
