@@ -17,6 +17,7 @@ import { WatchEvent } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
 import { withDatabase } from '../test/support/database-url';
 import { createKey } from '../test/ingestor/support/api-keys';
+import { dropDatabase, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
 
 const setting = (name: string, fallback: number): number =>
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
       'Set DATABASE_URL to a Postgres server where the bench may create the database gh_bench_ingest.',
     );
   const benchUrl = withDatabase(serverUrl, BENCH_DB);
-  await recreateDatabase(serverUrl);
+  await recreateDatabase(serverUrl, BENCH_DB);
   const db = createDb(benchUrl, { max: 4 });
   const ingestors: ChildProcess[] = [];
   try {
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(ingestors.map(stopServer));
     await db.destroy();
-    await dropDatabase(serverUrl);
+    await dropDatabase(serverUrl, BENCH_DB);
   }
 }
 
@@ -226,25 +227,6 @@ class IngestClient {
     if (res.status !== 202)
       throw new Error(`ingest of ${graphKey} answered ${res.status}: ${body}`);
     return JSON.parse(body) as { accepted: number; duplicates: number };
-  }
-}
-
-async function recreateDatabase(serverUrl: string): Promise<void> {
-  await dropDatabase(serverUrl);
-  const admin = createDb(serverUrl, { max: 1 });
-  try {
-    await sql`create database ${sql.id(BENCH_DB)}`.execute(admin);
-  } finally {
-    await admin.destroy();
-  }
-}
-
-async function dropDatabase(serverUrl: string): Promise<void> {
-  const admin = createDb(serverUrl, { max: 1 });
-  try {
-    await sql`drop database if exists ${sql.id(BENCH_DB)} with (force)`.execute(admin);
-  } finally {
-    await admin.destroy();
   }
 }
 

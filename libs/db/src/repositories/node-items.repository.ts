@@ -51,7 +51,10 @@ export class NodeItemsRepository {
     }));
   }
 
-  /** Waits started by each node's sequence; a wait that ended later is still open then. */
+  /**
+   * Waits started by each node's sequence; a wait that ended later is still open then. Waits that
+   * ended before the retained history (the trim job deletes them) are not shown.
+   */
   async waitsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<WaitRecord[][]> {
     const { rows } = await sql<{ i: number } & WaitRow>`
       select p.i, w.node_no, w.on_no, w.started_seq, w.started, w.reason,
@@ -61,6 +64,7 @@ export class NodeItemsRepository {
       cross join lateral (
         select x.* from waits x
         where x.graph_id = ${graphId} and x.node_no = p.node_no and x.started_seq <= p.seq
+          and (x.ended_seq is null or x.ended_seq >= ${retainedFrom(graphId)})
         order by x.started_seq, x.on_no limit ${limit}
       ) w
       limit ${limit}`.execute(this.db);
@@ -75,7 +79,7 @@ export class NodeItemsRepository {
     }));
   }
 
-  /** Messages each node sent or received by its sequence. */
+  /** Messages each node sent or received by its sequence, within the retained history. */
   async messagesAt(graphId: number, nodes: NodeAt[], limit: number): Promise<MessageRecord[][]> {
     const { rows } = await sql<{ i: number } & MessageRow>`
       select p.i, m.*
@@ -83,6 +87,7 @@ export class NodeItemsRepository {
       cross join lateral (
         select x.seq, x.from_no, x.to_no, x.message_id, x.text, x.created from messages x
         where x.graph_id = ${graphId} and (x.from_no = p.node_no or x.to_no = p.node_no) and x.seq <= p.seq
+          and x.seq >= ${retainedFrom(graphId)}
         order by x.seq limit ${limit}
       ) m
       limit ${limit}`.execute(this.db);
@@ -96,6 +101,10 @@ export class NodeItemsRepository {
     }));
   }
 }
+
+/** The oldest retained seq: older messages and waits ended before it are trimmed with the events. */
+const retainedFrom = (graphId: number) =>
+  sql`(select coalesce(first_seq, 1) from graphs where graph_id = ${graphId})`;
 
 const pairs = (nodes: NodeAt[]) =>
   sql`unnest(${nodes.map((n) => n.nodeNo)}::int[], ${nodes.map((n) => n.seq)}::bigint[]) with ordinality as p(node_no, seq, i)`;
