@@ -25,4 +25,9 @@ export interface GraphObject {
     blocked: number;
     by_state: Record<NodeState, number>;
   };
+  /**
+   * Present only while the graph stopped applying at a stored event that could not be applied:
+   * events stored after it are kept but not readable until an operator resolves it.
+   */
+  apply_error?: { code: 'event_rejected'; message: string; since: number };
 }

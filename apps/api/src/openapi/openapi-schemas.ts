@@ -101,6 +101,14 @@ export const schemas = {
       },
       retention: ref('Retention'),
       counts: ref('GraphCounts'),
+      apply_error: {
+        type: 'object',
+        description:
+          'Present only while the graph stopped applying at a stored event that cannot be applied: newer events are stored, not shown.',
+        required: ['code', 'message', 'since'],
+        properties: { code: { const: 'event_rejected' }, message: str, since: int },
+        additionalProperties: false,
+      },
     },
     additionalProperties: false,
   },

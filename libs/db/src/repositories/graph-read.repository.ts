@@ -17,6 +17,15 @@ export interface GraphRow {
   lastEvent: number | null;
   /** Counts after the newest event; null before the first. */
   counts: StoredGraphCounts | null;
+  /** Set while applying is stopped at a stored event the reducer refused (graph reads only). */
+  applyError?: GraphApplyError | null;
+}
+
+/** Why a graph's newer events are not readable: the stored event `seq` was refused. */
+export interface GraphApplyError {
+  seq: number;
+  message: string;
+  since: number;
 }
 
 /** Position of a graph in the graph list: `last_event` desc, then key. */
@@ -46,6 +55,9 @@ const columns = [
   'g.first_seq',
   'g.last_event',
   'g.counts',
+  'g.stalled_seq',
+  'g.stalled_error',
+  'g.stalled_at',
 ] as const;
 
 /** The columns of a graphs row, as selected. */
@@ -59,6 +71,9 @@ export type GraphRowColumns = {
   first_seq: number | null;
   last_event: number | null;
   counts: StoredGraphCounts | null;
+  stalled_seq?: number | null;
+  stalled_error?: string | null;
+  stalled_at?: number | null;
 };
 
 export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
@@ -71,6 +86,10 @@ export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
   firstSeq: r.first_seq,
   lastEvent: r.last_event,
   counts: r.counts,
+  applyError:
+    r.stalled_seq == null
+      ? null
+      : { seq: r.stalled_seq, message: r.stalled_error ?? '', since: r.stalled_at ?? 0 },
 });
 
 /** A graph read's one round trip: the graph and the events that describe it at the moment. */
@@ -104,6 +123,7 @@ const graphWithFacts = new PreparedStatement<
 >(
   'gh_graph_with_facts',
   `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts,
+    g.stalled_seq, g.stalled_error, g.stalled_at,
     (select e.created from events e where e.graph_id = g.graph_id and e.seq = g.first_seq) as first_created,
     (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_created,
     (select e.counts from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_counts,
