@@ -3,6 +3,7 @@ import { createKey, TestKey } from './support/api-keys';
 import { expectAppliedOnce } from './support/expect-applied-once';
 import { deleteQueueKeys, uniqueQueuePrefix, waitFor } from './support/ingestor-harness';
 import { IngestorProcess } from './support/ingestor-process';
+import { postEvents } from './support/post-events';
 import { validRun } from './support/watch-events';
 
 const GRAPHS = 4;
@@ -59,18 +60,6 @@ describe('an ingestor killed 20 times during 20,000 events', () => {
       }
     })();
 
-    const post = async (baseUrl: string, graphKey: string, events: unknown[]) => {
-      const res = await fetch(`${baseUrl}/ingest/v1/graphs/${graphKey}/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: key.auth },
-        body: JSON.stringify({ events }),
-      });
-      return {
-        status: res.status,
-        body: (await res.json()) as { accepted: number; duplicates: number },
-      };
-    };
-
     const env = { databaseUrl: t.url, queuePrefix, logLevel: 'error' };
     const sent = graphs.map(() => 0);
     // A standby process boots while the current one works, so a kill costs no boot time: the
@@ -86,7 +75,7 @@ describe('an ingestor killed 20 times during 20,000 events', () => {
           graphs.map(async ({ graphKey, events }, g) => {
             if (sent[g]! >= EVENTS_PER_GRAPH) return;
             const batch = events.slice(sent[g], sent[g]! + BATCH);
-            const res = await post(proc.baseUrl, graphKey, batch).catch(() => null);
+            const res = await postEvents(proc.baseUrl, key.auth, graphKey, batch).catch(() => null);
             if (res?.status !== 202) return; // not acknowledged: sent again to the next process
             expect(res.body.accepted + res.body.duplicates).toBe(batch.length);
             sent[g]! += batch.length;
