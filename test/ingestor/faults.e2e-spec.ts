@@ -12,6 +12,7 @@ import {
   waitFor,
 } from './support/ingestor-harness';
 import { IngestorProcess } from './support/ingestor-process';
+import { postEvents } from './support/post-events';
 import { simulate } from '@graph-history/simulator';
 import { validRun } from './support/watch-events';
 import { metricsAuth } from '../support/metrics-token';
@@ -39,17 +40,8 @@ describe('ingestor faults', () => {
     await t.drop();
   });
 
-  const postBatch = async (baseUrl: string, graphKey: string, events: unknown[]) => {
-    const res = await fetch(`${baseUrl}/ingest/v1/graphs/${graphKey}/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: key.auth },
-      body: JSON.stringify({ events }),
-    });
-    return {
-      status: res.status,
-      body: (await res.json()) as { accepted: number; duplicates: number },
-    };
-  };
+  const postBatch = (baseUrl: string, graphKey: string, events: unknown[]) =>
+    postEvents(baseUrl, key.auth, graphKey, events);
 
   const graphRow = (graphKey: string) =>
     t.db

@@ -3,7 +3,8 @@ import { emptyCounts, eventId, WatchEvent } from '@graph-history/domain';
 import { seedGraph } from '../support/seed';
 import { EndpointFixture, endpointFixture } from './support/endpoint-fixture';
 import { waitFor } from './support/ingestor-harness';
-import { validRun, watchEvent } from './support/watch-events';
+import { ingestPipeline } from '../support/ingest-pipeline';
+import { chattyRun, validRun, watchEvent } from './support/watch-events';
 
 /** Retention (decisions.md): 1,000 to 2,000 readable events, the trim job, and seedGraph. */
 describe('retention', () => {
@@ -127,4 +128,64 @@ describe('retention', () => {
     });
     expect(emptyCounts().nodes).toBe(0);
   });
+
+  it('trims messages and ended waits with the events, so a long chatty share stays bounded', async () => {
+    const events = chattyRun('chatty', 4_500);
+    for (let i = 0; i < events.length; i += 500) await send('chatty', events.slice(i, i + 500));
+    const applied = await appliedThrough('chatty', 4_500);
+    const g = await waitFor('the trim job', async () => {
+      const row = await graph('chatty');
+      return row.trimmed_seq === row.first_seq ? row : undefined;
+    });
+    expect(g.first_seq).toBe(applied.first_seq);
+    const count = async (table: 'messages' | 'waits' | 'events') =>
+      Number(
+        (
+          await t.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('graph_id', '=', g.graph_id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const held = 4_500 - g.first_seq! + 1;
+    expect(held).toBeGreaterThanOrEqual(1_000);
+    expect(held).toBeLessThanOrEqual(2_000);
+    expect(await count('events')).toBe(held);
+    // A third of the retained events are messages, a third end a wait: nothing older is kept.
+    expect(await count('messages')).toBeLessThanOrEqual(Math.ceil(held / 3));
+    expect(await count('waits')).toBeLessThanOrEqual(Math.ceil(held / 3) + 1);
+    const oldest = await t.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.min('seq').as('seq'))
+      .where('graph_id', '=', g.graph_id)
+      .executeTakeFirstOrThrow();
+    expect(Number(oldest.seq)).toBeGreaterThanOrEqual(g.first_seq!);
+  }, 60_000);
+
+  it('keeps the idempotency keys of a documented number of events only', async () => {
+    const db = t.db;
+    const { store, applier, trimmer } = await ingestPipeline(db, { IDEMPOTENCY_KEYS_KEPT: '2000' });
+    const { accountId } = f.owner;
+    const events = validRun('keys', 6_000);
+    let graphId = 0;
+    for (let i = 0; i < events.length; i += 1_000) {
+      ({ graphId } = await store.store({
+        accountId,
+        graphKey: 'keys',
+        events: events.slice(i, i + 1_000),
+      }));
+      await applier.applyPending(graphId);
+      await trimmer.trim(graphId);
+    }
+    const g = await graph('keys');
+    const keys = await db
+      .selectFrom('event_keys')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('seq').as('oldest')])
+      .where('graph_id', '=', graphId)
+      .executeTakeFirstOrThrow();
+    expect(Number(keys.oldest)).toBe(g.trimmed_seq - 2_000);
+    expect(Number(keys.n)).toBe(6_000 - (g.trimmed_seq - 2_000) + 1);
+    expect(Number(keys.n)).toBeLessThanOrEqual(2_000 + 2_000);
+  }, 60_000);
 });

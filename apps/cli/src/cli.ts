@@ -5,6 +5,7 @@ import { registerIngestCommand } from './commands/ingest.command';
 import { registerKeysCommand } from './commands/keys.command';
 import { registerMigrateCommand } from './commands/migrate.command';
 import { registerSimulateCommand } from './commands/simulate.command';
+import { registerStalledCommand } from './commands/stalled.command';
 import { registerStartCommand } from './commands/start.command';
 import { registerTailCommand } from './commands/tail.command';
 import { CliIo } from './io';
@@ -27,6 +28,7 @@ export function createProgram(io: CliIo): Command {
   registerIngestCommand(program, io);
   registerSimulateCommand(program, io);
   registerStartCommand(program, io);
+  registerStalledCommand(program, io);
   registerWatchCommand(program, io);
   registerGraphsCommand(program, io);
   registerTailCommand(program, io);

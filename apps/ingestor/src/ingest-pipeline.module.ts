@@ -3,6 +3,7 @@ import { Config } from '@graph-history/config';
 import {
   ApplyRepository,
   Db,
+  GraphApplyLockRepository,
   GraphStateRepository,
   GraphWriteRepository,
   InboxRepository,
@@ -31,6 +32,7 @@ import { Trimmer } from './trim/trimmer';
       GraphStateRepository,
       TrimRepository,
       PendingWorkRepository,
+      GraphApplyLockRepository,
     ].map(repositoryProvider),
     { provide: Transactions, useFactory: (db: Db) => new Transactions(db), inject: [DB] },
     {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { LocalApplier } from './apply/local-applier';
 import { JobQueues } from './jobs/job-queues';
 import { JobWorkers } from './jobs/job-workers';
 import { Sweeper } from './jobs/sweeper';
@@ -7,7 +8,7 @@ import { INGESTOR_OPTIONS, IngestorOptions, PRODUCER_REDIS, WORKER_REDIS } from 
 
 /**
  * Starts the background side after boot and stops everything in order on shutdown, which Nest
- * runs after the HTTP server drained its in-flight requests: sweeper, then workers (waiting for
+ * runs after the HTTP server drained its in-flight requests: sweeper, in-process applies, then workers (waiting for
  * their active jobs), then queues and Redis connections. The Db belongs to whoever created it.
  */
 @Injectable()
@@ -17,6 +18,7 @@ export class IngestorRuntime implements OnApplicationBootstrap, OnApplicationShu
     private readonly sweeper: Sweeper,
     private readonly workers: JobWorkers,
     private readonly queues: JobQueues,
+    private readonly local: LocalApplier,
     @Inject(PRODUCER_REDIS) private readonly producerRedis: Redis,
     @Inject(WORKER_REDIS) private readonly workerRedis: Redis,
   ) {}
@@ -29,6 +31,7 @@ export class IngestorRuntime implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationShutdown(): Promise<void> {
     await this.sweeper.stop();
+    await this.local.drain();
     await this.workers.close();
     await this.queues.close();
     this.producerRedis.disconnect();

@@ -12,10 +12,12 @@ import {
   repositoryProvider,
 } from '@graph-history/http';
 import { ApplyJobHandler } from './apply/apply-job.handler';
+import { LocalApplier } from './apply/local-applier';
 import { IngestPipelineModule } from './ingest-pipeline.module';
 import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
 import { IngestorRuntime } from './ingestor-runtime';
+import { ApplyRequests } from './jobs/apply-requests';
 import { JobQueues } from './jobs/job-queues';
 import { JobWorkers } from './jobs/job-workers';
 import { createRedis } from './jobs/redis-connection';
@@ -67,6 +69,8 @@ export class IngestorModule {
         repositoryProvider(DatabaseHealthRepository),
         IngestService,
         ApplyJobHandler,
+        LocalApplier,
+        ApplyRequests,
         TrimJobHandler,
         JobWorkers,
         Sweeper,

@@ -49,6 +49,11 @@ const schema = z.object({
   APPLY_STATE_CACHE_GRAPHS: boundedInt(100_000).default(256),
   /** Ingestor: seqs deleted per trim transaction. */
   TRIM_CHUNK_SEQS: boundedInt(100_000).default(1_000),
+  /**
+   * Ingestor: idempotency keys remembered per graph, counted back from the oldest retained event
+   * (at least the 2,000 a graph can retain); a re-sent event older than that is stored again.
+   */
+  IDEMPOTENCY_KEYS_KEPT: z.coerce.number().int().min(2_000).max(100_000_000).default(100_000),
   /** Ingestor: graphs with pending work the sweeper enqueues per pass. */
   SWEEP_LIMIT: boundedInt(1_000_000).default(10_000),
   EMBEDDED_POSTGRES_PORT: port.default(5433),

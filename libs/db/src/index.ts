@@ -19,3 +19,5 @@ export * from './repositories/graph-read.repository';
 export * from './repositories/event-read.repository';
 export * from './repositories/node-read.repository';
 export * from './repositories/node-items.repository';
+export * from './repositories/stalled-graph.repository';
+export * from './repositories/graph-apply-lock.repository';

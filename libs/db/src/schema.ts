@@ -44,6 +44,10 @@ export interface GraphsTable {
   last_event: number | null;
   counts: Json<StoredGraphCounts> | null;
   trimmed_seq: Generated<number>;
+  /** The stored event the reducer refused (migration 0005); null while the graph applies. */
+  stalled_seq: number | null;
+  stalled_error: string | null;
+  stalled_at: number | null;
 }
 
 export interface InboxTable {

@@ -1,5 +1,5 @@
 import { applyEvent, createGraphState } from '@graph-history/domain';
-import { AccountRepository, ApplyRepository } from '@graph-history/db';
+import { AccountRepository, ApplyRepository, GraphApplyLockRepository } from '@graph-history/db';
 import { validRun } from '../../ingestor/support/watch-events';
 import { ingestPipeline } from '../../support/ingest-pipeline';
 import { rowCount } from '../../support/row-count';
@@ -31,6 +31,7 @@ describe('ApplyRepository', () => {
       firstSeq: null,
       lastEvent: null,
       counts: null,
+      stalledSeq: null,
     });
     expect(pending!.events.map((e) => [e.seq, e.event])).toEqual([
       [1, events[0]],
@@ -62,5 +63,26 @@ describe('ApplyRepository', () => {
     const next = await apply.pending(graphId, 10);
     expect(next!.head).toMatchObject({ appliedSeq: 3, firstSeq: 1, counts: state.counts });
     expect(next!.events.map((e) => e.seq)).toEqual([4, 5]);
+  });
+
+  it('records a stall once, and only at the next event', async () => {
+    const stall = { seq: 5, error: 'refused', at: 7 };
+    expect(await apply.recordStall(graphId, 2, stall)).toBe(false);
+    expect(await apply.recordStall(graphId, 3, { ...stall, seq: 4 })).toBe(true);
+    expect(await apply.recordStall(graphId, 3, { ...stall, seq: 4 })).toBe(false);
+    expect((await apply.pending(graphId, 1))!.head.stalledSeq).toBe(4);
+  });
+
+  it('lets one session at a time hold a graph apply lock, released after', async () => {
+    const lock = new GraphApplyLockRepository(t.db);
+    const inner: unknown[] = [];
+    const outer = await lock.withApplyLock(graphId, async () => {
+      inner.push(await lock.withApplyLock(graphId, async () => 'second'));
+      inner.push(await lock.withApplyLock(graphId + 1, async () => 'other graph'));
+      return 'first';
+    });
+    expect(outer).toEqual({ value: 'first' });
+    expect(inner).toEqual([null, { value: 'other graph' }]);
+    expect(await lock.withApplyLock(graphId, async () => 'again')).toEqual({ value: 'again' });
   });
 });

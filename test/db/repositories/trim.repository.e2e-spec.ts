@@ -1,5 +1,5 @@
 import { Db, TrimRepository } from '@graph-history/db';
-import { validRun } from '../../ingestor/support/watch-events';
+import { chattyRun, validRun } from '../../ingestor/support/watch-events';
 import { rowCount } from '../../support/row-count';
 import { seedGraph } from '../../support/seed';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
@@ -54,8 +54,8 @@ describe('TrimRepository', () => {
   const seed = async (graphKey: string) =>
     (await seedGraph(t.db, { graphKey, events: validRun(graphKey, EVENTS) })).graphId;
 
-  const chunk = (graphId: number, from: number, to: number) =>
-    t.db.transaction().execute((trx) => trim.in(trx).trimChunk(graphId, from, to));
+  const chunk = (graphId: number, from: number, to: number, keysKept = 1_000) =>
+    t.db.transaction().execute((trx) => trim.in(trx).trimChunk(graphId, from, to, keysKept));
 
   it('reports progress: the retained range starts at the first event, trimmed up to it', async () => {
     const graphId = await seed('progress');
@@ -121,5 +121,43 @@ describe('TrimRepository', () => {
     expect(await chunk(graphId, 0, CUT)).toBe(0);
     await chunk(graphId, 0, 5);
     expect((await trim.progress(graphId))!.trimmedSeq).toBe(CUT);
+  });
+
+  it('deletes messages sent and waits ended before the cut, and keys beyond the cap', async () => {
+    const { graphId } = await seedGraph(t.db, {
+      graphKey: 'chat',
+      events: chattyRun('chat', EVENTS),
+    });
+    const seqsOf = async (table: 'messages' | 'event_keys') =>
+      (
+        await t.db
+          .selectFrom(table)
+          .select('seq')
+          .where('graph_id', '=', graphId)
+          .orderBy('seq')
+          .execute()
+      ).map((r) => r.seq);
+    const waitsOf = async () =>
+      (
+        await t.db
+          .selectFrom('waits')
+          .select(['started_seq', 'ended_seq'])
+          .where('graph_id', '=', graphId)
+          .orderBy('started_seq')
+          .execute()
+      ).map((w) => [w.started_seq, w.ended_seq]);
+    const [messages, waits, keys] = [
+      await seqsOf('messages'),
+      await waitsOf(),
+      await seqsOf('event_keys'),
+    ];
+    expect(messages.length).toBeGreaterThan(15);
+    expect(waits.length).toBeGreaterThan(15);
+
+    await chunk(graphId, 0, CUT, 10);
+
+    expect(await seqsOf('messages')).toEqual(messages.filter((seq) => seq >= CUT));
+    expect(await waitsOf()).toEqual(waits.filter(([, ended]) => ended === null || ended! >= CUT));
+    expect(await seqsOf('event_keys')).toEqual(keys.filter((seq) => seq >= CUT - 10));
   });
 });

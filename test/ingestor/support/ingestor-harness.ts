@@ -9,10 +9,14 @@ import { createIngestorApp } from '../../../apps/ingestor/src/create-ingestor-ap
 /** A queue prefix of its own, so that tests sharing a Redis server never see each other's jobs. */
 export const uniqueQueuePrefix = testQueuePrefix;
 
-export function testConfig(databaseUrl: string, queuePrefix: string): Config {
+export function testConfig(
+  databaseUrl: string,
+  queuePrefix: string,
+  redisUrl = process.env.REDIS_URL,
+): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl,
-    REDIS_URL: process.env.REDIS_URL,
+    REDIS_URL: redisUrl,
     QUEUE_PREFIX: queuePrefix,
     METRICS_TOKEN: TEST_METRICS_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -46,9 +50,10 @@ export async function startIngestor(
   databaseUrl: string,
   queuePrefix: string,
   runWorkers: boolean,
+  redisUrl?: string,
 ): Promise<RunningIngestor> {
   const app = await createIngestorApp({
-    config: testConfig(databaseUrl, queuePrefix),
+    config: testConfig(databaseUrl, queuePrefix, redisUrl),
     db,
     runWorkers,
   });

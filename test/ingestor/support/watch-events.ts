@@ -64,3 +64,36 @@ export function validRun(prefix: string, count: number): WatchEvent[] {
   }
   return events as unknown as WatchEvent[];
 }
+
+/**
+ * A valid run of `count` events full of messages and waits: a session and two background agents,
+ * then a0 messaging a1, waiting on it, and ending the wait, over and over.
+ */
+export function chattyRun(prefix: string, count: number): WatchEvent[] {
+  const at = (n: number) => T0 + n * 10;
+  const [s, a0, a1] = [`${prefix}-s`, `${prefix}-s/a0`, `${prefix}-s/a1`];
+  const spawn = (n: number, agent: string) =>
+    watchEvent(
+      `${prefix}-${n}`,
+      'agent.spawned',
+      agent,
+      { parent: s, agent_type: 'Explore', purpose: 'chat', background: true },
+      at(n),
+    );
+  const events = [
+    watchEvent(`${prefix}-0`, 'session.started', s, { title: prefix }, at(0)),
+    spawn(1, a0),
+    spawn(2, a1),
+  ];
+  for (let n = 3; n < count; n++) {
+    const key = `${prefix}-${n}`;
+    events.push(
+      n % 3 === 0
+        ? watchEvent(key, 'message.sent', a0, { to: a1, text: `hello ${n}` }, at(n))
+        : n % 3 === 1
+          ? watchEvent(key, 'wait.started', a0, { on: [a1], reason: 'reply' }, at(n))
+          : watchEvent(key, 'wait.ended', a0, { on: [a1] }, at(n)),
+    );
+  }
+  return events.slice(0, count) as unknown as WatchEvent[];
+}

@@ -107,6 +107,13 @@ export class GraphViewService {
             NODE_STATES.map((state) => [state, counts.by_state[state] ?? 0]),
           ) as PublicGraph['counts']['by_state'],
         },
+        ...(graph.applyError && {
+          apply_error: {
+            code: 'event_rejected',
+            message: `Newer events are stored but not shown until an operator resolves this: ${graph.applyError.message}`,
+            since: graph.applyError.since,
+          },
+        }),
       };
     });
   }

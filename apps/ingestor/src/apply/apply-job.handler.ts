@@ -20,6 +20,13 @@ export class ApplyJobHandler {
       this.metrics.eventsApplied.inc(batch.applied);
       for (const ms of batch.delaysMs) this.metrics.applyDelay.observe(ms / 1_000);
     });
+    if (outcome.stalled) {
+      this.metrics.applyStalls.inc();
+      this.logger.error(
+        { graphId, seq: outcome.stalled.seq, reason: outcome.stalled.error },
+        'graph quarantined: the reducer refused its next event; see `graph-history stalled list`',
+      );
+    }
     if (outcome.trimDue) {
       // Best effort: the sweeper schedules any trim that is still due.
       await this.queues

@@ -8,7 +8,15 @@ import {
   GraphState,
   graphStateFromRows,
 } from '@graph-history/domain';
-import { ApplyRepository, GraphStateRepository, InboxEvent, Transactions } from '@graph-history/db';
+import {
+  ApplyRepository,
+  ApplyStall,
+  Db,
+  GraphApplyLockRepository,
+  GraphStateRepository,
+  InboxEvent,
+  Transactions,
+} from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { GraphStateCache } from './graph-state-cache';
 import { retainedFirstSeq } from './retention';
@@ -20,6 +28,8 @@ export interface ApplyOutcome {
   trimDue: boolean;
   /** For each applied event, ms from being stored to being applied (committed). */
   delaysMs: number[];
+  /** The graph stopped at an event the reducer refused, and this call recorded it (once). */
+  stalled: ApplyStall | null;
 }
 
 /** The settings of the apply path: events applied per batch (one read, one write statement). */
@@ -32,15 +42,25 @@ interface BatchResult {
   more: boolean;
 }
 
+/** How long an applier waits for another one of the same graph to finish, and how often it looks. */
+const LOCK_WAIT_MS = 5_000;
+const LOCK_POLL_MS = 10;
+
 type PendingRun = Awaited<ReturnType<ApplyRepository['pending']>>;
+
+/** The reducer refused the event at `index` of the run; `recorded` when this call quarantined it. */
+interface Refused {
+  refused: { index: number; recorded: boolean; stall: ApplyStall | null };
+}
 
 /**
  * The apply path: turns a graph's stored inbox events, in seq order, into events, version rows
  * and records through the pure reducer. Each batch is written by ONE statement that also
  * advances applied_seq and deletes the applied inbox rows, and that writes nothing unless
  * applied_seq is still what the batch was read after. So every stored event is applied exactly
- * once, whichever process runs it and whenever a process dies. BullMQ's per-graph deduplication
- * keeps two appliers of a graph from running at once, except for the sweeper's rescue jobs.
+ * once, whichever process runs it and whenever a process dies. A run holds the graph's advisory
+ * lock, so that two appliers (BullMQ jobs, rescues, the in-process fallback while Redis is away,
+ * other processes) never work on one graph at once: a second one waits for the first to finish.
  */
 @Injectable()
 export class GraphApplier {
@@ -49,27 +69,59 @@ export class GraphApplier {
     private readonly applyRows: ApplyRepository,
     private readonly stateRows: GraphStateRepository,
     private readonly cache: GraphStateCache,
+    private readonly lock: GraphApplyLockRepository,
     @Inject(CONFIG) private readonly settings: ApplySettings,
   ) {}
 
   /**
-   * Applies every event of the graph stored before the call, one committed batch at a time;
-   * `onBatch` hears of each batch as soon as it is committed.
+   * Applies every event of the graph stored before the call, one committed batch at a time, under
+   * the graph's apply lock; `onBatch` hears of each batch as soon as it is committed. While another
+   * applier holds the lock it waits (up to LOCK_WAIT_MS; then the sweeper has the rest applied).
    */
   async applyPending(
     graphId: number,
     onBatch: (batch: ApplyOutcome) => void = () => undefined,
   ): Promise<ApplyOutcome> {
-    const total: ApplyOutcome = { applied: 0, trimDue: false, delaysMs: [] };
+    const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
-      const batch = await this.applyBatch(graphId);
+      const run = await this.lock.withApplyLock(graphId, (conn) =>
+        this.applyLocked(conn, graphId, onBatch),
+      );
+      if (run) return run.value;
+      if (Date.now() >= deadline)
+        return { applied: 0, trimDue: false, delaysMs: [], stalled: null };
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  }
+
+  /** applyPending's body, its statements on `conn`, the connection holding the lock. */
+  private async applyLocked(
+    conn: Db,
+    graphId: number,
+    onBatch: (batch: ApplyOutcome) => void,
+  ): Promise<ApplyOutcome> {
+    const total: ApplyOutcome = { applied: 0, trimDue: false, delaysMs: [], stalled: null };
+    let limit = this.settings.APPLY_BATCH_SIZE;
+    for (;;) {
+      const batch = await this.applyBatch(conn, graphId, limit);
+      limit = this.settings.APPLY_BATCH_SIZE;
       if (batch === 'done') return total;
       if (batch === 'lost-race') continue;
+      if ('refused' in batch) {
+        // Events before the refused one are applied first (the state is rebuilt for them).
+        if (batch.refused.index > 0) {
+          limit = batch.refused.index;
+          continue;
+        }
+        total.stalled = batch.refused.recorded ? batch.refused.stall : null;
+        return total;
+      }
       const appliedAt = Date.now();
       const outcome = {
         applied: batch.events.length,
         trimDue: batch.trimDue,
         delaysMs: batch.events.map((e) => appliedAt - e.received),
+        stalled: null,
       };
       onBatch(outcome);
       total.applied += outcome.applied;
@@ -83,19 +135,35 @@ export class GraphApplier {
   /**
    * Reads the next stored events, reduces them and commits the result in one statement that
    * succeeds only if no other applier committed meanwhile ('lost-race': nothing was written).
+   * An event the reducer refuses is not retried: the first one of the run quarantines the graph;
+   * a later one is reported with its index, so that the events before it can be applied alone.
    */
-  private async applyBatch(graphId: number): Promise<BatchResult | 'done' | 'lost-race'> {
-    let pending = await this.applyRows.pending(graphId, this.settings.APPLY_BATCH_SIZE);
-    if (!pending || pending.head.appliedSeq >= pending.head.ingestedSeq) return 'done';
+  private async applyBatch(
+    conn: Db,
+    graphId: number,
+    limit: number,
+  ): Promise<BatchResult | Refused | 'done' | 'lost-race'> {
+    const applyRows = this.applyRows.in(conn);
+    let pending = await applyRows.pending(graphId, limit);
+    if (!hasWork(pending)) return 'done';
     let state = this.cache.take(graphId, pending.head.appliedSeq);
-    if (!state) ({ pending, state } = await this.load(graphId));
-    if (!pending || pending.head.appliedSeq >= pending.head.ingestedSeq) return 'done';
+    if (!state) ({ pending, state } = await this.load(conn, graphId, limit));
+    if (!hasWork(pending)) return 'done';
 
     const { head, events } = pending;
-    const applied = reduce(state, head.appliedSeq, events);
+    const reduced = reduce(state, head.appliedSeq, events);
+    if ('refusal' in reduced) {
+      // The state may hold part of the refused event: it stays out of the cache.
+      const { index, reason } = reduced.refusal;
+      if (index > 0) return { refused: { index, recorded: false, stall: null } };
+      const stall = { seq: head.appliedSeq + 1, error: reason, at: Date.now() };
+      const recorded = await applyRows.recordStall(graphId, head.appliedSeq, stall);
+      return { refused: { index, recorded, stall } };
+    }
+    const applied = reduced.applied;
     const appliedSeq = head.appliedSeq + events.length;
     const firstSeq = retainedFirstSeq(head.firstSeq, appliedSeq);
-    const committed = await this.applyRows.commitIfCurrent(
+    const committed = await applyRows.commitIfCurrent(
       graphId,
       head.appliedSeq,
       applied,
@@ -113,9 +181,13 @@ export class GraphApplier {
   }
 
   /** The pending events and the reducer state rebuilt from the rows, read in one snapshot. */
-  private load(graphId: number): Promise<{ pending: PendingRun | null; state: GraphState }> {
+  private load(
+    conn: Db,
+    graphId: number,
+    limit: number,
+  ): Promise<{ pending: PendingRun | null; state: GraphState }> {
     return this.transactions.snapshot(async (trx) => {
-      const pending = await this.applyRows.in(trx).pending(graphId, this.settings.APPLY_BATCH_SIZE);
+      const pending = await this.applyRows.in(trx).pending(graphId, limit);
       if (!pending || pending.head.appliedSeq === 0)
         return { pending, state: createGraphState(graphId) };
       const { head } = pending;
@@ -128,30 +200,45 @@ export class GraphApplier {
         ...rows,
       });
       return { pending, state };
-    });
+    }, conn);
   }
 }
 
-/** Runs the reducer over a contiguous run of inbox events that must follow `appliedSeq`. */
-function reduce(state: GraphState, appliedSeq: number, events: InboxEvent[]): AppliedEvent[] {
+/** Work is left when events are stored beyond applied_seq and the graph is not quarantined. */
+function hasWork(pending: PendingRun | null): pending is NonNullable<PendingRun> {
+  return (
+    pending !== null &&
+    pending.head.appliedSeq < pending.head.ingestedSeq &&
+    pending.head.stalledSeq === null
+  );
+}
+
+/**
+ * Runs the reducer over a contiguous run of inbox events that must follow `appliedSeq`. An event
+ * the reducer throws on is a refusal (its index and why), not an error: retrying cannot help.
+ */
+function reduce(
+  state: GraphState,
+  appliedSeq: number,
+  events: InboxEvent[],
+): { applied: AppliedEvent[] } | { refusal: { index: number; reason: string } } {
   if (events.length === 0)
     throw new Error(
       `graph ${state.graphId}: ingested_seq is ahead of applied_seq ${appliedSeq} but its inbox is empty`,
     );
-  return events.map(({ seq, event }, i) => {
+  const applied: AppliedEvent[] = [];
+  for (const [i, { seq, event }] of events.entries()) {
     if (seq !== appliedSeq + 1 + i) {
       throw new Error(
         `graph ${state.graphId}: inbox holds seq ${seq} where ${appliedSeq + 1 + i} was expected`,
       );
     }
     try {
-      return applyEvent(state, event, seq);
+      applied.push(applyEvent(state, event, seq));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw new Error(
-        `graph ${state.graphId}: stored event seq ${seq} (key ${event.key}) could not be applied: ${reason}`,
-        { cause: err },
-      );
+      return { refusal: { index: i, reason: `event ${event.key} (seq ${seq}): ${reason}` } };
     }
-  });
+  }
+  return { applied };
 }

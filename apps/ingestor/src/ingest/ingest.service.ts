@@ -1,7 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { isGraphKey } from '@graph-history/domain';
 import { ApiError, Principal } from '@graph-history/http';
-import { JobQueues } from '../jobs/job-queues';
+import { ApplyRequests } from '../jobs/apply-requests';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { EventStore } from './event-store';
 import { invalidGraphKey, restrictedKeyCannotWrite } from './ingest-errors';
@@ -16,11 +16,9 @@ export interface IngestResult {
 
 @Injectable()
 export class IngestService {
-  private readonly logger = new Logger(IngestService.name);
-
   constructor(
     private readonly store: EventStore,
-    private readonly queues: JobQueues,
+    private readonly applyRequests: ApplyRequests,
     private readonly metrics: IngestorMetrics,
   ) {}
 
@@ -39,15 +37,8 @@ export class IngestService {
     this.metrics.eventsStored.inc(stored.accepted);
     this.metrics.duplicates.inc(stored.duplicates);
     if (stored.accepted > 0) {
-      // The batch is committed: answer now. A lost enqueue is re-derived by the sweeper.
-      this.queues
-        .enqueueApply(stored.graphId)
-        .catch((err: unknown) =>
-          this.logger.warn(
-            { err, graphId: stored.graphId },
-            'could not enqueue apply; the sweeper will',
-          ),
-        );
+      // The batch is committed: answer now. A lost request is re-derived by the sweeper.
+      void this.applyRequests.request(stored.graphId);
     }
     return { accepted: stored.accepted, duplicates: stored.duplicates, last_key: stored.lastKey };
   }

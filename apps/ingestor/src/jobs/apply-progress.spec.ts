@@ -6,6 +6,7 @@ const graph = (graphId: number, appliedSeq: number, unapplied: number): PendingG
   appliedSeq,
   unapplied,
   trimDue: false,
+  stalled: false,
 });
 
 describe('ApplyProgress', () => {

@@ -10,12 +10,15 @@ export interface GraphJob {
   graphId: number;
 }
 
-/** Retries with exponential backoff (0.1 s … 12.8 s); failed jobs are kept for inspection. */
+/**
+ * Retries with exponential backoff (0.1 s … 12.8 s); the newest failed jobs are kept for
+ * inspection, a bounded number for a bounded time, so that they never pile up in Redis.
+ */
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 100 },
   removeOnComplete: true,
-  removeOnFail: false,
+  removeOnFail: { count: 1_000, age: 24 * 3600 },
 };
 
 /** Trim waits a little so that reads that began before a retention cut finish before rows go. */

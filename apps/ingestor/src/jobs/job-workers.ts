@@ -16,6 +16,8 @@ import { APPLY_QUEUE, GraphJob, TRIM_QUEUE } from './job-queues';
  */
 const STALL_OPTIONS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 2 };
 
+const ERROR_LOG_EVERY_MS = 60_000;
+
 /** The consumer side: BullMQ workers running the apply and trim handlers. */
 @Injectable()
 export class JobWorkers {
@@ -63,7 +65,13 @@ export class JobWorkers {
         'job failed',
       );
     });
-    worker.on('error', (err) => this.logger.error({ err, queue }, 'worker error'));
+    // While Redis is away every reconnect attempt fails: one line per queue and minute is enough.
+    let lastLogged = 0;
+    worker.on('error', (err) => {
+      if (Date.now() - lastLogged < ERROR_LOG_EVERY_MS) return;
+      lastLogged = Date.now();
+      this.logger.error({ err, queue }, 'worker error (repeats within a minute are not logged)');
+    });
     return worker;
   }
 }

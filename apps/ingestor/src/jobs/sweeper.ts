@@ -4,6 +4,7 @@ import { PendingWorkRepository } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { ApplyProgress } from './apply-progress';
+import { ApplyRequests } from './apply-requests';
 import { JobQueues } from './job-queues';
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -14,7 +15,9 @@ const SWEEP_INTERVAL_MS = 1_000;
  * cut not yet trimmed a trim job (both deduplicated by BullMQ). So an enqueue lost to a crash, a
  * Redis restart or flush, or a job that exhausted its attempts, is picked up again. A graph whose
  * apply made no progress since the previous sweep (any pending graph, on boot) also gets a rescue
- * job, which its regular job, perhaps held by a dead process, cannot hold back.
+ * job, which its regular job, perhaps held by a dead process, cannot hold back. While Redis is
+ * unreachable, the applies are run in this process instead (ApplyRequests). A graph quarantined
+ * at an event the reducer refused is left alone (see GraphApplier).
  */
 @Injectable()
 export class Sweeper {
@@ -26,6 +29,7 @@ export class Sweeper {
   constructor(
     private readonly pending: PendingWorkRepository,
     private readonly queues: JobQueues,
+    private readonly applyRequests: ApplyRequests,
     private readonly metrics: IngestorMetrics,
     @Inject(CONFIG) private readonly config: Pick<Config, 'SWEEP_LIMIT'>,
   ) {}
@@ -42,13 +46,17 @@ export class Sweeper {
   }
 
   async sweep(): Promise<void> {
-    const graphs = await this.pending.list(this.config.SWEEP_LIMIT);
-    this.metrics.applyLag.set(graphs.reduce((sum, g) => sum + g.unapplied, 0));
+    const listed = await this.pending.list(this.config.SWEEP_LIMIT);
+    this.metrics.applyLag.set(listed.reduce((sum, g) => sum + g.unapplied, 0));
+    this.metrics.graphsStalled.set(listed.filter((g) => g.stalled).length);
+    // A quarantined graph gets no apply (nor rescue) until an operator resolves it; trims go on.
+    const graphs = listed.map((g) => (g.stalled ? { ...g, unapplied: 0 } : g));
     const stuck = this.progress.stuck(graphs);
     this.metrics.applyRescues.inc(stuck.length);
-    await Promise.all([
+    // Trims and rescues wait for Redis (ApplyRequests reports an outage); applies do not.
+    await Promise.allSettled([
       ...graphs.flatMap((g) => [
-        ...(g.unapplied > 0 ? [this.queues.enqueueApply(g.graphId)] : []),
+        ...(g.unapplied > 0 ? [this.applyRequests.request(g.graphId)] : []),
         ...(g.trimDue ? [this.queues.enqueueTrim(g.graphId)] : []),
       ]),
       ...(stuck.length > 0 ? [this.queues.rescueApply(stuck)] : []),

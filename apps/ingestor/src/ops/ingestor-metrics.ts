@@ -47,6 +47,24 @@ export class IngestorMetrics {
     registers: [this.registry],
   });
 
+  readonly applyFallbacks = new Counter({
+    name: 'graph_history_apply_fallbacks_total',
+    help: 'Apply requests run in this process, driven by Postgres, because Redis was unreachable.',
+    registers: [this.registry],
+  });
+
+  readonly applyStalls = new Counter({
+    name: 'graph_history_apply_stalls_total',
+    help: 'Graphs quarantined because the reducer refused their next stored event (each counted once).',
+    registers: [this.registry],
+  });
+
+  readonly graphsStalled = new Gauge({
+    name: 'graph_history_graphs_stalled',
+    help: 'Graphs quarantined at a refused event, awaiting `graph-history stalled skip|retry` (sampled every second).',
+    registers: [this.registry],
+  });
+
   readonly jobFailures = new Counter({
     name: 'graph_history_job_failures_total',
     help: 'Failed job attempts, by queue (each failure is retried with backoff; exhausted jobs are kept).',

@@ -3,8 +3,8 @@ import { Config } from '@graph-history/config';
 import { TrimRepository, Transactions } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 
-/** The settings of trimming: seqs deleted per transaction. */
-export type TrimSettings = Pick<Config, 'TRIM_CHUNK_SEQS'>;
+/** The settings of trimming: seqs deleted per transaction, idempotency keys kept per graph. */
+export type TrimSettings = Pick<Config, 'TRIM_CHUNK_SEQS' | 'IDEMPOTENCY_KEYS_KEPT'>;
 
 /**
  * Deletes what retention cut off, in bounded chunks of seqs, one transaction each; progress is
@@ -28,7 +28,7 @@ export class Trimmer {
       const from = progress.trimmedSeq;
       const to = Math.min(from + this.settings.TRIM_CHUNK_SEQS, progress.firstSeq);
       deleted += await this.transactions.run((trx) =>
-        this.trimRows.in(trx).trimChunk(graphId, from, to),
+        this.trimRows.in(trx).trimChunk(graphId, from, to, this.settings.IDEMPOTENCY_KEYS_KEPT),
       );
     }
   }

@@ -13,6 +13,16 @@ export interface ApplyHead {
   /** Stored `created` of the newest applied event; null before the first. */
   lastEvent: number | null;
   counts: StoredGraphCounts | null;
+  /** The stored event the reducer refused: the graph applies nothing until it is resolved. */
+  stalledSeq: number | null;
+}
+
+/** Why a graph stopped applying: the event at `seq` was refused by the reducer. */
+export interface ApplyStall {
+  seq: number;
+  error: string;
+  /** When the stall was recorded (ms). */
+  at: number;
 }
 
 /** A stored, not yet applied event: `seq` is its final sequence number. */
@@ -44,10 +54,11 @@ export class ApplyRepository extends Repository {
       first_seq: number | null;
       last_event: number | null;
       counts: StoredGraphCounts | null;
+      stalled_seq: number | null;
       seq: number | null;
       body: WatchEvent | null;
       received: number | null;
-    }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.counts, i.seq, i.body, i.received
+    }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.counts, g.stalled_seq, i.seq, i.body, i.received
       from graphs g
       left join lateral (
         select seq, body, received from inbox
@@ -64,6 +75,7 @@ export class ApplyRepository extends Repository {
         firstSeq: first.first_seq,
         lastEvent: first.last_event,
         counts: first.counts,
+        stalledSeq: first.stalled_seq,
       },
       events: rows.rows
         .filter((r) => r.seq !== null)
@@ -111,6 +123,22 @@ export class ApplyRepository extends Repository {
         -- and is applied again. (A later synchronous commit flushes it anyway.)
         set_config('synchronous_commit', 'off', true) as asynchronous`.execute(this.db);
     return result.rows[0]!.advanced === 1;
+  }
+
+  /**
+   * Quarantines the graph at the event the reducer refused, only if applied_seq is still
+   * `afterSeq` (the event is the next one) and no stall is recorded yet. True when this call
+   * recorded it: the caller reports a stall once, however many appliers meet it.
+   */
+  async recordStall(graphId: number, afterSeq: number, stall: ApplyStall): Promise<boolean> {
+    const result = await this.db
+      .updateTable('graphs')
+      .set({ stalled_seq: stall.seq, stalled_error: stall.error, stalled_at: stall.at })
+      .where('graph_id', '=', graphId)
+      .where('applied_seq', '=', afterSeq)
+      .where('stalled_seq', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }
 

@@ -13,6 +13,9 @@ export const GRAPH_COLUMNS = [
   'g.first_seq',
   'g.last_event',
   'g.counts',
+  'g.stalled_seq',
+  'g.stalled_error',
+  'g.stalled_at',
 ] as const;
 
 type GraphColumn = (typeof GRAPH_COLUMNS)[number] extends `g.${infer C}` ? C : never;
@@ -30,6 +33,10 @@ export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
   firstSeq: r.first_seq,
   lastEvent: r.last_event,
   counts: r.counts,
+  applyError:
+    r.stalled_seq == null
+      ? null
+      : { seq: r.stalled_seq, message: r.stalled_error ?? '', since: r.stalled_at ?? 0 },
 });
 
 /** The graph named by its key, joined through the directory as `g` (nothing selected yet). */

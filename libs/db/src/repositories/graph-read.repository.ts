@@ -19,6 +19,15 @@ export interface GraphRow {
   lastEvent: number | null;
   /** Counts after the newest event; null before the first. */
   counts: StoredGraphCounts | null;
+  /** Set while applying is stopped at a stored event the reducer refused (graph reads only). */
+  applyError?: GraphApplyError | null;
+}
+
+/** Why a graph's newer events are not readable: the stored event `seq` was refused. */
+export interface GraphApplyError {
+  seq: number;
+  message: string;
+  since: number;
 }
 
 /** Position of a graph in the graph list: `last_event` desc, then key. */

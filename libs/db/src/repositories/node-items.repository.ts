@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { MessageRecord, SpawnRecord, TaskItem, WaitRecord } from '@graph-history/domain';
 import { Db } from '../connection';
 import type { NodeAt } from './node-read.repository';
@@ -66,7 +67,10 @@ export class NodeItemsRepository {
     }));
   }
 
-  /** Waits started by each node's sequence; a wait that ended later is still open then. */
+  /**
+   * Waits started by each node's sequence; a wait that ended later is still open then. Waits that
+   * ended before the retained history (the trim job deletes them) are not shown.
+   */
   async waitsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<WaitRecord[][]> {
     const rows = await this.db
       .selectFrom(unnestNodesAt(nodes))
@@ -77,6 +81,7 @@ export class NodeItemsRepository {
           .where('x.graph_id', '=', graphId)
           .whereRef('x.node_no', '=', 'p.node_no')
           .whereRef('x.started_seq', '<=', 'p.seq')
+          .where((w) => w.or([w('x.ended_seq', 'is', null), w('x.ended_seq', '>=', retainedFrom(graphId))]))
           .orderBy('x.started_seq')
           .orderBy('x.on_no')
           .limit(limit)
@@ -103,7 +108,7 @@ export class NodeItemsRepository {
     }));
   }
 
-  /** Messages each node sent or received by its sequence. */
+  /** Messages each node sent or received by its sequence, within the retained history. */
   async messagesAt(graphId: number, nodes: NodeAt[], limit: number): Promise<MessageRecord[][]> {
     const rows = await this.db
       .selectFrom(unnestNodesAt(nodes))
@@ -116,6 +121,7 @@ export class NodeItemsRepository {
             w.or([w('x.from_no', '=', w.ref('p.node_no')), w('x.to_no', '=', w.ref('p.node_no'))]),
           )
           .whereRef('x.seq', '<=', 'p.seq')
+          .where('x.seq', '>=', retainedFrom(graphId))
           .orderBy('x.seq')
           .limit(limit)
           .as('m'),
@@ -133,3 +139,7 @@ export class NodeItemsRepository {
     }));
   }
 }
+
+/** The oldest retained seq: older messages and waits ended before it are trimmed with the events. */
+const retainedFrom = (graphId: number) =>
+  sql<number>`(select coalesce(first_seq, 1) from graphs where graph_id = ${graphId})`;

@@ -26,7 +26,8 @@ export class Transactions {
     return inTransaction(caller ?? this.db, fn);
   }
 
-  snapshot<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
-    return inSnapshot(this.db, fn);
+  /** `fn` in a repeatable-read transaction, on `on` (e.g. one reserved connection) when given. */
+  snapshot<T>(fn: (trx: Db) => Promise<T>, on?: Db): Promise<T> {
+    return inSnapshot(on ?? this.db, fn);
   }
 }

@@ -41,5 +41,18 @@ export const GraphSchema = closed({
   ),
   retention: ref<Static<typeof RetentionSchema>>('Retention'),
   counts: ref<Static<typeof GraphCountsSchema>>('GraphCounts'),
+  apply_error: Type.Optional(
+    closed(
+      {
+        code: Type.Literal('event_rejected'),
+        message: str(),
+        since: int(),
+      },
+      {
+        description:
+          'Present only while the graph stopped applying at a stored event that cannot be applied: newer events are stored, not shown.',
+      },
+    ),
+  ),
 });
 export type PublicGraph = Static<typeof GraphSchema>;
