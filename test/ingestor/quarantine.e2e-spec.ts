@@ -1,3 +1,4 @@
+import { metricsAuth } from '../support/metrics-token';
 import type { WatchEvent } from '@graph-history/domain';
 import { seedGraph } from '../support/seed';
 import { ingestPipeline } from '../support/ingest-pipeline';
@@ -130,7 +131,7 @@ describe('a quarantined graph in a running ingestor', () => {
   afterAll(() => f.close());
 
   const metric = async (name: string) => {
-    const text = await (await f.app.request('GET', '/metrics')).body;
+    const text = await (await f.app.request('GET', '/metrics', { headers: metricsAuth })).body;
     const line = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'm').exec(text);
     return line ? Number(line[1]) : 0;
   };

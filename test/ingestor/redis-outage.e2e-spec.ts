@@ -1,3 +1,4 @@
+import { metricsAuth } from '../support/metrics-token';
 import { RedisServer } from '../support/redis-server';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { createKey, TestKey } from './support/api-keys';
@@ -40,7 +41,7 @@ describe('a Redis outage', () => {
   });
 
   const metric = async (name: string) => {
-    const text = (await app.request('GET', '/metrics')).body;
+    const text = (await app.request('GET', '/metrics', { headers: metricsAuth })).body;
     return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
   };
 

@@ -81,7 +81,9 @@ export class NodeItemsRepository {
           .where('x.graph_id', '=', graphId)
           .whereRef('x.node_no', '=', 'p.node_no')
           .whereRef('x.started_seq', '<=', 'p.seq')
-          .where((w) => w.or([w('x.ended_seq', 'is', null), w('x.ended_seq', '>=', retainedFrom(graphId))]))
+          .where((w) =>
+            w.or([w('x.ended_seq', 'is', null), w('x.ended_seq', '>=', retainedFrom(graphId))]),
+          )
           .orderBy('x.started_seq')
           .orderBy('x.on_no')
           .limit(limit)
