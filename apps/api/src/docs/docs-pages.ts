@@ -1,10 +1,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { marked } from 'marked';
+import { Marked } from 'marked';
 import { escapeHtml as escape } from '../html/html';
 import { ERROR_CATALOG } from './error-catalog';
 
 const REFERENCE = path.resolve(__dirname, '../../../../docs/api-reference.md');
+
+/** GitHub-style heading anchors, so the reference's `#section` links work on /docs too. */
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
+
+const markdown = new Marked({
+  renderer: {
+    heading({ tokens, depth, text }) {
+      return `<h${depth} id="${slug(text)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+    },
+  },
+});
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
@@ -19,14 +34,14 @@ ${body}</body></html>`;
 
 /** /docs: docs/api-reference.md rendered to HTML (read once at start). */
 export function referencePage(): string {
-  let markdown: string;
+  let source: string;
   try {
-    markdown = readFileSync(REFERENCE, 'utf8');
+    source = readFileSync(REFERENCE, 'utf8');
   } catch {
-    markdown =
+    source =
       '# Graph History Read API\n\nThe reference file docs/api-reference.md is missing from this build; see /api/v1/openapi.json.';
   }
-  return page('Graph History Read API', marked.parse(markdown, { async: false }));
+  return page('Graph History Read API', markdown.parse(source, { async: false }));
 }
 
 /** /docs/errors: one section per error code, anchored `#<code>` (the `doc_url` of every error). */

@@ -1,4 +1,7 @@
-/** Every error code the read API answers with; the source of the error reference at /docs/errors. */
+/**
+ * Every error code the read API and the ingestor answer with; the source of the error reference
+ * at /docs/errors. Keep it in step with the Errors table of docs/api-reference.md.
+ */
 export interface ErrorEntry {
   code: string;
   status: number;
@@ -14,7 +17,7 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     status: 400,
     type: 'invalid_request_error',
     param: 'the parameter, e.g. limit',
-    when: 'A parameter has a bad value: limit outside 1 to 1,000, a repeated parameter, both starting_after and ending_before, a future as_of time, descendants_max_depth without expand[]=descendants, more than 20 expand paths, an unknown expand path.',
+    when: 'A parameter has a bad value: limit outside 1 to 1,000, a repeated parameter, both starting_after and ending_before, a future as_of time, descendants_max_depth without expand[]=descendants, more than 20 expand paths, an unknown expand path. On ingest: a bad event (param events[i].<field>), a body that is not JSON (param body), events missing, empty or over 1,000.',
     fix: 'Correct the parameter named in `param`; the message says what is accepted.',
   },
   {
@@ -22,7 +25,7 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     status: 400,
     type: 'invalid_request_error',
     param: 'the parameter',
-    when: 'The request carries a query parameter this endpoint does not take.',
+    when: 'The request carries a query parameter this endpoint does not take (on ingest: a top-level body field other than events).',
     fix: 'Remove the parameter, or check its spelling.',
   },
   {
@@ -62,7 +65,7 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     status: 403,
     type: 'permission_error',
     param: 'null',
-    when: 'A restricted key (rk_…) asked for a graph it does not list.',
+    when: 'A restricted key (rk_…) asked for a graph it does not list, or tried to ingest (only secret keys write).',
     fix: 'Use a secret key or a restricted key that lists the graph.',
   },
   {
@@ -86,8 +89,8 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     status: 405,
     type: 'invalid_request_error',
     param: 'null',
-    when: 'A method other than GET or HEAD. The API is read-only; responses carry Allow: GET, HEAD.',
-    fix: 'Use GET.',
+    when: 'A method other than GET or HEAD. The API is read-only; responses carry Allow: GET, HEAD. On the ingest events path, any method but POST (Allow: POST).',
+    fix: 'Use GET (POST to ingest).',
   },
   {
     code: 'request_timeout',
@@ -96,6 +99,22 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     param: 'null',
     when: 'The request line, headers or body did not arrive in time; the connection is closed.',
     fix: 'Send the whole request promptly.',
+  },
+  {
+    code: 'graph_key_taken',
+    status: 409,
+    type: 'invalid_request_error',
+    param: 'graph_key',
+    when: 'Ingest to a graph key that another account already holds.',
+    fix: 'Choose another graph key.',
+  },
+  {
+    code: 'outside_retention_window',
+    status: 410,
+    type: 'invalid_request_error',
+    param: 'as_of, starting_after or ending_before',
+    when: 'as_of or a cursor names an event that was trimmed from the retained history, or a time before the oldest retained event. `first_event_id` and `last_event_id` are the retained bounds.',
+    fix: 'Fetch the graph again and continue from first_event_id.',
   },
   {
     code: 'request_too_large',
@@ -114,19 +133,11 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     fix: 'Send the body as JSON with Content-Type: application/json.',
   },
   {
-    code: 'outside_retention_window',
-    status: 410,
-    type: 'invalid_request_error',
-    param: 'as_of, starting_after or ending_before',
-    when: 'as_of or a cursor names an event that was trimmed from the retained history, or a time before the oldest retained event. `first_event_id` and `last_event_id` are the retained bounds.',
-    fix: 'Fetch the graph again and continue from first_event_id.',
-  },
-  {
     code: 'rate_limit',
     status: 429,
     type: 'rate_limit_error',
     param: 'null',
-    when: 'Too many requests with this key, or too many failed authentications from this address. Retry-After and the message say how long to wait.',
+    when: "Too many requests for this key's or its account's token bucket, too many expensive requests waiting for the account's concurrency slots, or too many failed authentications from this address. Retry-After and the message say how long to wait.",
     fix: 'Wait Retry-After seconds; spread requests out (see the RateLimit-* headers).',
   },
   {
