@@ -9,6 +9,7 @@ import { frameworkErrors } from './http/framework-errors';
 import { refuseOtherMethods } from './http/read-only-methods';
 import { ApiMetrics } from './ops/api-metrics';
 import { publicBaseUrl } from './public-urls';
+import { VIEWER_FORM_PATHS } from './viewer/viewer-form-paths';
 
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
@@ -21,7 +22,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   });
   // platform-fastify types the raw request as its own alias of IncomingMessage: same object
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  refuseOtherMethods(fastify, docBase);
+  refuseOtherMethods(fastify, docBase, VIEWER_FORM_PATHS);
   addRequestIdHeader(fastify);
   addConditionalGet(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(

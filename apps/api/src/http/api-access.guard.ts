@@ -1,20 +1,19 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, AuthService, Principal, rateLimited } from '@graph-history/http';
+import { ApiError, Principal, rateLimited } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
-import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
+import { RequestPrincipalService } from './request-principal.service';
 
 /**
- * Authenticates the API key (the principal is then @CurrentPrincipal()), with the brute-force
- * guard around it, then spends one token of the key's rate limit and reports it in RateLimit-*
+ * Authenticates the API key or the viewer's session (the principal is then @CurrentPrincipal()),
+ * with the brute-force guard around it, then spends one token of the key's rate limit and reports it in RateLimit-*
  * headers.
  */
 @Injectable()
 export class ApiAccessGuard implements CanActivate {
   constructor(
-    private readonly auth: AuthService,
-    private readonly failures: AuthFailureLimiter,
+    private readonly principals: RequestPrincipalService,
     private readonly limiter: KeyRateLimiter,
     private readonly metrics: ApiMetrics,
   ) {}
@@ -23,8 +22,7 @@ export class ApiAccessGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
     const reply = ctx.switchToHttp().getResponse<FastifyReply>();
     try {
-      this.failures.check(req.ip);
-      req.principal = await this.authenticate(req);
+      req.principal = await this.principals.forApi(req);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'rate_limit')
         this.metrics.rateLimited.inc({ reason: 'authentication_failures' });
@@ -41,15 +39,5 @@ export class ApiAccessGuard implements CanActivate {
       throw rateLimited(seconds);
     }
     return true;
-  }
-
-  private async authenticate(req: FastifyRequest): Promise<Principal> {
-    try {
-      return await this.auth.authenticate(req.headers.authorization);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'api_key_invalid')
-        await this.failures.recordFailure(req.ip);
-      throw err;
-    }
   }
 }

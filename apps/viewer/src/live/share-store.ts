@@ -1,0 +1,187 @@
+import type { ShareApi } from '../api/share-api';
+import { ApiFailure, type Graph, type GraphEvent, type Node } from '../api/types';
+import { NodeTree } from '../model/node-tree';
+import { followGraph, type LiveStatus } from './live-feed';
+
+/** How long a changed node stays highlighted. */
+export const FLASH_MS = 2_000;
+/** A stale count that disagrees with the tree (time passed, no event) is re-read at most this often. */
+const STALE_REREAD_MS = 5_000;
+
+/**
+ * The state of one share page: the retained events, the newest graph, and the moment shown (its
+ * graph and node tree). Live, the tree is kept current by applying each new event's changes; in
+ * the past, the moment is read with `as_of`.
+ */
+export class ShareStore {
+  events: GraphEvent[] = [];
+  private eventPos = new Map<string, number>();
+  head: Graph | null = null;
+  shown: Graph | null = null;
+  tree = new NodeTree();
+  /** The event the tree reflects. */
+  private treeAt: string | null = null;
+  treeComplete = false;
+  /** The moment asked for: null = live. */
+  moment: string | null = null;
+  status: LiveStatus = 'connecting';
+  flashing = new Set<string>();
+  error: string | null = null;
+  loading = true;
+
+  private listeners = new Set<() => void>();
+  private stopFollow = new AbortController();
+  private loadNo = 0;
+  private staleRereadAt = 0;
+
+  constructor(
+    private readonly api: ShareApi,
+    readonly graphId: string,
+  ) {}
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private notify(): void {
+    this.listeners.forEach((fn) => fn());
+  }
+
+  get live(): boolean {
+    return this.moment === null;
+  }
+
+  /** Index of an event among the retained ones. */
+  position(eventId: string | null): number | null {
+    return eventId === null ? null : (this.eventPos.get(eventId) ?? null);
+  }
+
+  async start(moment: string | null): Promise<void> {
+    this.stopFollow.abort();
+    this.stopFollow = new AbortController();
+    const signal = this.stopFollow.signal;
+    const shown = this.show(moment, true);
+    try {
+      this.setEvents(await this.api.events(this.graphId));
+    } catch (err) {
+      return this.fail(err);
+    }
+    await shown;
+    this.applyPending();
+    this.notify();
+    const last = this.events[this.events.length - 1]?.id ?? null;
+    followGraph(
+      this.api,
+      this.graphId,
+      last,
+      {
+        onChange: (g, evs) => this.onChange(g, evs),
+        onGap: () => void this.start(this.moment),
+        onStatus: (s) => {
+          if (s === this.status) return;
+          this.status = s;
+          this.notify();
+        },
+      },
+      signal,
+    ).catch((err) => this.fail(err));
+  }
+
+  stop(): void {
+    this.stopFollow.abort();
+  }
+
+  /** Shows the share as of an event id or time (null: live), read with `as_of`. */
+  async show(moment: string | null, first = false): Promise<void> {
+    const no = ++this.loadNo;
+    this.moment = moment;
+    this.loading = true;
+    this.notify();
+    try {
+      const g = await this.api.graph(this.graphId, moment);
+      if (no !== this.loadNo) return;
+      let pages: Node[] = [];
+      const nodes = await this.api.treeNodes(this.graphId, g.as_of_event_id, (page) => {
+        if (!first || no !== this.loadNo) return;
+        // the first load paints each page as it arrives
+        pages = pages.concat(page);
+        this.tree = new NodeTree(pages);
+        this.shown = g;
+        this.notify();
+      });
+      if (no !== this.loadNo) return;
+      this.tree = new NodeTree(nodes);
+      this.treeAt = g.as_of_event_id;
+      this.treeComplete = true;
+      this.shown = g;
+      if (moment === null) {
+        this.head = g;
+        this.applyPending();
+      }
+      this.error = null;
+    } catch (err) {
+      if (no !== this.loadNo) return;
+      if (err instanceof ApiFailure && moment !== null && err.status !== 401) {
+        this.error = `That moment cannot be shown: ${err.message} Showing the share live.`;
+        return this.show(null);
+      }
+      return this.fail(err);
+    } finally {
+      if (no === this.loadNo) {
+        this.loading = false;
+        this.notify();
+      }
+    }
+  }
+
+  private setEvents(events: GraphEvent[]): void {
+    this.events = events;
+    this.eventPos = new Map(events.map((e, i) => [e.id, i]));
+  }
+
+  private onChange(g: Graph, evs: GraphEvent[]): void {
+    this.head = g;
+    let all = this.events.concat(evs.filter((e) => !this.eventPos.has(e.id)));
+    const first = g.retention.first_event_id;
+    const cut = first ? all.findIndex((e) => e.id === first) : -1;
+    if (cut > 0) all = all.slice(cut);
+    this.setEvents(all);
+    if (this.live) {
+      this.applyPending();
+      this.shown = g;
+      const stale = this.tree.nodes.reduce((k, n) => k + (n.stale ? 1 : 0), 0);
+      if (stale !== g.counts.stale && g.as_of_event_id === this.treeAt && Date.now() > this.staleRereadAt) {
+        this.staleRereadAt = Date.now() + STALE_REREAD_MS;
+        void this.show(null);
+      }
+    }
+    this.notify();
+  }
+
+  /** Live: applies the events the tree does not reflect yet, and highlights what they changed. */
+  private applyPending(): void {
+    if (!this.live || !this.treeComplete) return;
+    const at = this.treeAt === null ? -1 : this.eventPos.get(this.treeAt);
+    if (at === undefined) return;
+    const todo = this.events.slice(at + 1);
+    if (!todo.length) return;
+    const changed = this.tree.apply(todo);
+    this.treeAt = todo[todo.length - 1]!.id;
+    for (const id of changed) this.flashing.add(id);
+    setTimeout(() => {
+      for (const id of changed) this.flashing.delete(id);
+      this.notify();
+    }, FLASH_MS);
+  }
+
+  private fail(err: unknown): void {
+    if ((err as Error).name === 'AbortError') return;
+    this.error =
+      err instanceof ApiFailure && err.code === 'resource_missing' && err.status === 404
+        ? 'No such share for this account.'
+        : (err as Error).message;
+    this.loading = false;
+    this.notify();
+  }
+}
