@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'coverage/**', '*.js'] },
+  {
+    ignores: [
+      '**/dist/**',
+      'libs/client/src/generated/**',
+      '**/node_modules/**',
+      '.data/**',
+      'coverage/**',
+      '*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

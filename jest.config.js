@@ -6,7 +6,9 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.(t|j)s$': swc },
   moduleNameMapper: {
-    '^@graph-history/(domain|config|db|http)$': '<rootDir>/libs/$1/src',
+    '^@graph-history/(domain|config|db|http|client)$': '<rootDir>/libs/$1/src',
+    // The client's sources import siblings as `./x.js` (what its ES module build needs).
+    '^(\\.{1,2}/.*)\\.js$': '$1',
     '^@graph-history/simulator$': '<rootDir>/libs/simulator/src',
     '^@graph-history/adapters$': '<rootDir>/libs/adapters/src',
     '^@graph-history/migrations$': '<rootDir>/db/migrations',

@@ -1,17 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error';
+import { registerGraphsCommand } from './commands/graphs.command';
 import { registerIngestCommand } from './commands/ingest.command';
 import { registerKeysCommand } from './commands/keys.command';
 import { registerMigrateCommand } from './commands/migrate.command';
 import { registerSimulateCommand } from './commands/simulate.command';
 import { registerStartCommand } from './commands/start.command';
+import { registerTailCommand } from './commands/tail.command';
 import { CliIo } from './io';
 import { registerWatchCommand } from './watch/watch.command';
 
 export function createProgram(io: CliIo): Command {
   const program = new Command('graph-history')
     .description(
-      'Live shares of AI-agent activity: keys, ingest, simulation, and the one-machine server',
+      'Live shares of AI-agent activity: keys, ingest, simulation, reading, and the one-machine server',
     )
     .exitOverride()
     .configureOutput({
@@ -25,6 +27,8 @@ export function createProgram(io: CliIo): Command {
   registerSimulateCommand(program, io);
   registerStartCommand(program, io);
   registerWatchCommand(program, io);
+  registerGraphsCommand(program, io);
+  registerTailCommand(program, io);
   return program;
 }
 

@@ -36,6 +36,8 @@ const schema = z.object({
     .default('gh'),
   EMBEDDED_POSTGRES_PORT: port.default(5433),
   GRAPH_HISTORY_URL: z.string().url().default('http://127.0.0.1:3001'),
+  /** Read API base URL for the CLI's read commands (`graphs`, `tail`). */
+  GRAPH_HISTORY_API_URL: z.string().url().default('http://127.0.0.1:3000'),
   GRAPH_HISTORY_KEY: z.string().min(1).optional(),
   /** How long a viewer sign-in lasts (ms); the session cookie expires with it. */
   VIEWER_SESSION_TTL_MS: positiveInt.default(43_200_000),

@@ -3,6 +3,7 @@ import { ApiKeyRow } from '@graph-history/db';
 import { graphPublicId } from '@graph-history/domain';
 import { withDatabase } from '../database';
 import { CliIo, cliConfig } from '../io';
+import { textTable } from '../text-table';
 import { KeyAdminService } from '../keys/key-admin.service';
 
 const splitList = (value: string): string[] =>
@@ -80,7 +81,7 @@ const toJson = (k: ApiKeyRow) => ({
 
 function formatTable(rows: ApiKeyRow[]): string {
   if (rows.length === 0) return 'No keys.\n';
-  const table = [
+  return textTable([
     ['ID', 'KIND', 'KEY', 'GRAPHS', 'CREATED', 'REVOKED'],
     ...rows.map((k) => [
       k.keyId,
@@ -90,16 +91,5 @@ function formatTable(rows: ApiKeyRow[]): string {
       iso(k.created),
       iso(k.revoked),
     ]),
-  ];
-  const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
-  return (
-    table
-      .map((r) =>
-        r
-          .map((cell, c) => cell.padEnd(widths[c]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  ]);
 }

@@ -1,0 +1,55 @@
+import { Command } from 'commander';
+import type { Graph } from '@graph-history/client';
+import { CliIo } from '../io';
+import { READ_OPTIONS, ReadOptions, readClient, reading } from '../read/read-client';
+import { textTable } from '../text-table';
+
+const time = (ms: number | null): string =>
+  ms === null ? '-' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+
+export function registerGraphsCommand(program: Command, io: CliIo): void {
+  program
+    .command('graphs')
+    .description("List the account's shares, most recently active first")
+    .option(...READ_OPTIONS.key)
+    .option(...READ_OPTIONS.apiUrl)
+    .option('--json', 'print one JSON graph per line')
+    .action(async (opts: ReadOptions & { json?: boolean }) => {
+      const client = readClient(io, opts);
+      const graphs = await reading(() =>
+        client.graphs.list({ limit: 1_000 }).toArray({ limit: Infinity }),
+      );
+      if (opts.json) io.stdout.write(graphs.map((g) => `${JSON.stringify(g)}\n`).join(''));
+      else io.stdout.write(graphTable(graphs));
+    });
+}
+
+function graphTable(graphs: Graph[]): string {
+  if (graphs.length === 0) return 'No graphs yet: share one with `graph-history watch`.\n';
+  return textTable([
+    [
+      'GRAPH',
+      'NODES',
+      'SESSIONS',
+      'AGENTS',
+      'WORKING',
+      'BLOCKED',
+      'STALE',
+      'EVENTS',
+      'LAST EVENT (UTC)',
+      'VIEWER',
+    ],
+    ...graphs.map((g) => [
+      g.id,
+      String(g.counts.nodes),
+      String(g.counts.sessions),
+      String(g.counts.agents),
+      String(g.counts.by_state.working),
+      String(g.counts.blocked),
+      String(g.counts.stale),
+      String(g.retention.event_count),
+      time(g.last_event),
+      g.url,
+    ]),
+  ]);
+}

@@ -1,0 +1,22 @@
+export { GraphHistory, DEFAULT_BASE_URL, type ClientOptions } from './client.js';
+export {
+  GraphHistoryError,
+  AuthenticationError,
+  PermissionError,
+  InvalidRequestError,
+  RateLimitError,
+  ApiError,
+  ConnectionError,
+  type ErrorDetails,
+} from './errors.js';
+export type { RetentionGap, FollowItem, FollowOptions } from './follow/follow-events.js';
+export type { FetchLike, FetchResponse } from './http/fetch-like.js';
+export type { RetryOptions } from './http/retry-policy.js';
+export type { RequestOptions } from './http/transport.js';
+export { PageList } from './pagination/page-list.js';
+export type { Graphs } from './resources/graphs.js';
+export type { Nodes } from './resources/nodes.js';
+export type { Events } from './resources/events.js';
+export type * from './types/resources.js';
+export type * from './types/expand.js';
+export type * from './types/params.js';

@@ -1,0 +1,37 @@
+import { EVENT_LIST, queryString } from '../http/query.js';
+import type { RequestOptions, Transport } from '../http/transport.js';
+import { followEvents, type FollowItem, type FollowOptions } from '../follow/follow-events.js';
+import { PageList } from '../pagination/page-list.js';
+import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
+import type { EventListParams } from '../types/params.js';
+import { graphPath, pageFetcher } from './paths.js';
+
+export class Events {
+  constructor(private readonly transport: Transport) {}
+
+  /** The graph's retained events (up to `asOf`), newest first unless `order: 'asc'`. */
+  list<const E extends EventListExpand = never>(
+    graphId: string,
+    params: EventListParams<E> = {},
+    options: RequestOptions = {},
+  ): PageList<ExpandedEvent<E>> {
+    return new PageList<ExpandedEvent<E>>({
+      path: `${graphPath(graphId)}/events${queryString(params, EVENT_LIST)}`,
+      fetchPage: pageFetcher(this.transport),
+      backward: params.endingBefore !== undefined,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Every new event of the graph, once each and in order, forever (until `signal` aborts or the
+   * loop breaks). See `FollowOptions` for where it starts and how it polls, and `RetentionGap`
+   * for what it yields when its position was trimmed.
+   */
+  follow<const E extends EventListExpand = never>(
+    graphId: string,
+    options: FollowOptions<E> = {},
+  ): AsyncGenerator<FollowItem<E>, void, undefined> {
+    return followEvents(this.transport, graphId, options);
+  }
+}
