@@ -1,63 +1,63 @@
-import { apiPath, getJson } from './http';
-import type { Graph, GraphEvent, List, Node } from './types';
+import type { GraphHistory } from '@graph-history/client';
+import type { Graph, GraphEvent, Node, NodeDetail } from './types';
+
+/** Yielded by `follow` when the events after its position were trimmed before it read them. */
+export interface FollowGap {
+  object: 'retention_gap';
+}
 
 /**
- * Everything the viewer reads, in one small interface: the page depends on it alone, so the way
- * it reaches the API lives in this one file.
+ * Everything the viewer reads, in one small interface over the typed client: the page depends on
+ * this alone.
  */
 export interface ShareApi {
   listGraphs(): Promise<Graph[]>;
   /** The graph now, or as of an event id or a time in ms. */
   graph(graphId: string, asOf?: string | null): Promise<Graph>;
-  /** The graph when it changed since `etag` (a cheap conditional request), else null. */
-  graphIfChanged(graphId: string, etag: string | null): Promise<{ graph: Graph; etag: string | null } | null>;
   /** Every node in tree order as of an event, page by page (`onPage` sees each page as it comes). */
   treeNodes(graphId: string, asOfEventId: string | null, onPage?: (nodes: Node[]) => void): Promise<Node[]>;
   /** One node with its tasks, spawns, waits and messages. */
-  node(graphId: string, nodeId: string, asOf: string | null): Promise<Node>;
-  /** Retained events oldest first: all, or only those after `after`. */
-  events(graphId: string, after?: string | null): Promise<GraphEvent[]>;
+  node(graphId: string, nodeId: string, asOf: string | null): Promise<NodeDetail>;
+  /** All retained events, oldest first. */
+  events(graphId: string): Promise<GraphEvent[]>;
+  /** Each new event after `after`, in order, until `signal` aborts (conditional polls, ~1 s apart). */
+  follow(graphId: string, after: string | null, signal: AbortSignal): AsyncIterable<GraphEvent | FollowGap>;
 }
 
 const PAGE = 1_000;
+/** Polls of an idle share at most this far apart, so new events show within 2 s. */
+const FOLLOW_MAX_INTERVAL_MS = 1_000;
 
-async function allPages<T extends { id: string }>(
-  firstUrl: string,
-  onPage?: (items: T[]) => void,
-): Promise<T[]> {
-  const out: T[] = [];
-  let url = firstUrl;
-  for (;;) {
-    const page = (await getJson<List<T>>(url)).body!;
-    out.push(...page.data);
-    onPage?.(page.data);
-    const last = page.data[page.data.length - 1];
-    if (!page.has_more || !last) return out;
-    url = `${page.url}${page.url.includes('?') ? '&' : '?'}starting_after=${encodeURIComponent(last.id)}`;
-  }
+/** A moment for the client: an event id, or a time in ms given as digits. */
+const moment = (asOf: string | null | undefined) =>
+  asOf == null ? undefined : /^\d+$/.test(asOf) ? Number(asOf) : asOf;
+
+export function clientShareApi(client: GraphHistory): ShareApi {
+  return {
+    listGraphs: () => client.graphs.list({ limit: 100 }).toArray({ limit: 1_000 }),
+    graph: (graphId, asOf) => client.graphs.retrieve(graphId, { asOf: moment(asOf) }),
+    async treeNodes(graphId, asOfEventId, onPage) {
+      const list = client.nodes.list(graphId, { order: 'tree', limit: PAGE, asOf: moment(asOfEventId) });
+      const out: Node[] = [];
+      let page: Node[] = [];
+      for await (const n of list) {
+        out.push(n);
+        page.push(n);
+        if (page.length === PAGE) {
+          onPage?.(page);
+          page = [];
+        }
+      }
+      if (page.length) onPage?.(page);
+      return out;
+    },
+    node: (graphId, nodeId, asOf) =>
+      client.nodes.retrieve(graphId, nodeId, {
+        asOf: moment(asOf),
+        expand: ['tasks', 'spawns', 'waits', 'messages'],
+      }),
+    events: (graphId) => client.events.list(graphId, { order: 'asc', limit: PAGE }).toArray({ limit: 10_000 }),
+    follow: (graphId, after, signal) =>
+      client.events.follow(graphId, { after, signal, pageSize: PAGE, maxIntervalMs: FOLLOW_MAX_INTERVAL_MS }),
+  };
 }
-
-export const httpShareApi: ShareApi = {
-  async listGraphs() {
-    return allPages<Graph>(apiPath('/graphs', { limit: 100 }));
-  },
-  async graph(graphId, asOf) {
-    return (await getJson<Graph>(apiPath(`/graphs/${graphId}`, { as_of: asOf }))).body!;
-  },
-  async graphIfChanged(graphId, etag) {
-    const r = await getJson<Graph>(apiPath(`/graphs/${graphId}`), { etag });
-    return r.body ? { graph: r.body, etag: r.etag } : null;
-  },
-  treeNodes(graphId, asOfEventId, onPage) {
-    const url = apiPath(`/graphs/${graphId}/nodes`, { order: 'tree', limit: PAGE, as_of: asOfEventId });
-    return allPages<Node>(url, onPage);
-  },
-  async node(graphId, nodeId, asOf) {
-    const expand = ['tasks', 'spawns', 'waits', 'messages'];
-    return (await getJson<Node>(apiPath(`/graphs/${graphId}/nodes/${nodeId}`, { as_of: asOf, expand }))).body!;
-  },
-  events(graphId, after) {
-    const url = apiPath(`/graphs/${graphId}/events`, { order: 'asc', limit: PAGE, starting_after: after });
-    return allPages<GraphEvent>(url);
-  },
-};

@@ -1,12 +1,14 @@
+import { GraphHistoryError } from '@graph-history/client';
 import type { ShareApi } from '../api/share-api';
-import { ApiFailure, type Graph, type GraphEvent, type Node } from '../api/types';
+import type { Graph, GraphEvent, Node } from '../api/types';
 import { NodeTree } from '../model/node-tree';
+import { onConnection } from './connection';
 import { followGraph, type LiveStatus } from './live-feed';
 
 /** How long a changed node stays highlighted. */
 export const FLASH_MS = 2_000;
-/** A stale count that disagrees with the tree (time passed, no event) is re-read at most this often. */
-const STALE_REREAD_MS = 5_000;
+/** Live, the graph is re-read this often even without events: `stale` flips as time passes. */
+const STALE_CHECK_MS = 5_000;
 
 /**
  * The state of one share page: the retained events, the newest graph, and the moment shown (its
@@ -32,7 +34,8 @@ export class ShareStore {
   private listeners = new Set<() => void>();
   private stopFollow = new AbortController();
   private loadNo = 0;
-  private staleRereadAt = 0;
+  /** Serialises the handling of live batches. */
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly api: ShareApi,
@@ -71,21 +74,25 @@ export class ShareStore {
     this.applyPending();
     this.notify();
     const last = this.events[this.events.length - 1]?.id ?? null;
-    followGraph(
-      this.api,
-      this.graphId,
-      last,
-      {
-        onChange: (g, evs) => this.onChange(g, evs),
-        onGap: () => void this.start(this.moment),
-        onStatus: (s) => {
-          if (s === this.status) return;
-          this.status = s;
-          this.notify();
-        },
-      },
-      signal,
-    ).catch((err) => this.fail(err));
+    const handlers = {
+      onEvents: (evs: GraphEvent[]) => this.queue(evs),
+      onGap: () => void this.start(this.moment),
+    };
+    followGraph(this.api, this.graphId, last, handlers, signal).catch((err) => this.fail(err));
+    const staleCheck = setInterval(() => this.live && this.queue([]), STALE_CHECK_MS);
+    const unsubscribe = onConnection((reached) => this.connection(reached));
+    signal.addEventListener('abort', () => {
+      clearInterval(staleCheck);
+      unsubscribe();
+    });
+  }
+
+  /** The connection to the service: reached or not (the client retries by itself meanwhile). */
+  private connection(reached: boolean): void {
+    const status: LiveStatus = reached ? 'live' : 'reconnecting';
+    if (status === this.status) return;
+    this.status = status;
+    this.notify();
   }
 
   stop(): void {
@@ -122,7 +129,7 @@ export class ShareStore {
       this.error = null;
     } catch (err) {
       if (no !== this.loadNo) return;
-      if (err instanceof ApiFailure && moment !== null && err.status !== 401) {
+      if (err instanceof GraphHistoryError && moment !== null && err.status !== 401) {
         this.error = `That moment cannot be shown: ${err.message} Showing the share live.`;
         return this.show(null);
       }
@@ -140,6 +147,13 @@ export class ShareStore {
     this.eventPos = new Map(events.map((e, i) => [e.id, i]));
   }
 
+  /** New events (or none: a periodic check), handled in order with the graph read after them. */
+  private queue(evs: GraphEvent[]): void {
+    this.chain = this.chain
+      .then(async () => this.onChange(await this.api.graph(this.graphId), evs))
+      .catch(() => undefined); // the next batch or check reads again
+  }
+
   private onChange(g: Graph, evs: GraphEvent[]): void {
     this.head = g;
     let all = this.events.concat(evs.filter((e) => !this.eventPos.has(e.id)));
@@ -151,10 +165,7 @@ export class ShareStore {
       this.applyPending();
       this.shown = g;
       const stale = this.tree.nodes.reduce((k, n) => k + (n.stale ? 1 : 0), 0);
-      if (stale !== g.counts.stale && g.as_of_event_id === this.treeAt && Date.now() > this.staleRereadAt) {
-        this.staleRereadAt = Date.now() + STALE_REREAD_MS;
-        void this.show(null);
-      }
+      if (stale !== g.counts.stale && g.as_of_event_id === this.treeAt) void this.show(null);
     }
     this.notify();
   }
@@ -178,7 +189,7 @@ export class ShareStore {
   private fail(err: unknown): void {
     if ((err as Error).name === 'AbortError') return;
     this.error =
-      err instanceof ApiFailure && err.code === 'resource_missing' && err.status === 404
+      err instanceof GraphHistoryError && err.code === 'resource_missing' && err.param === 'graph_id'
         ? 'No such share for this account.'
         : (err as Error).message;
     this.loading = false;

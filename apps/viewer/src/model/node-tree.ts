@@ -1,7 +1,7 @@
 import type { GraphEvent, Node } from '../api/types';
 
 /** Fields a node has before any event sets them (a created change lists only non-null fields). */
-const EMPTY_NODE: Omit<Node, 'id' | 'provider_ref' | 'kind' | 'depth' | 'state' | 'created' | 'last_event'> = {
+const EMPTY_NODE: Partial<Node> = {
   parent_id: null,
   stale: false,
   attention: null,
@@ -11,6 +11,11 @@ const EMPTY_NODE: Omit<Node, 'id' | 'provider_ref' | 'kind' | 'depth' | 'state' 
   agent_type: null,
   background: null,
   ended: null,
+  summary: null,
+  cwd: null,
+  link_method: null,
+  spawn_call_id: null,
+  requested_by_id: null,
   child_count: 0,
   descendant_count: 0,
   background_agent_count: 0,
@@ -79,7 +84,7 @@ export class NodeTree {
         if (old) {
           this.byId.set(c.node_id, { ...old, ...to });
         } else if (c.created) {
-          this.add({ ...EMPTY_NODE, id: c.node_id, ...to } as Node);
+          this.add({ ...EMPTY_NODE, id: c.node_id, ...to } as unknown as Node);
           created = true;
         }
       }

@@ -1,5 +1,5 @@
-import type { Node } from '../api/types';
-import { apiPath } from '../api/http';
+import { jsonLink } from '../api/json-links';
+import type { NodeDetail } from '../api/types';
 import { clock, dateTime, duration, nodeName } from '../model/format';
 import { NodeFlags } from './node-flags';
 import { StateBadge } from './state-badge';
@@ -7,7 +7,7 @@ import { StateBadge } from './state-badge';
 interface Props {
   graphId: string;
   asOf: string | null;
-  node: Node | null;
+  node: NodeDetail | null;
   /** Why no node is shown (e.g. it does not exist yet at this moment). */
   problem: string | null;
   nameOf(id: string): string;
@@ -27,7 +27,7 @@ function NodeLink({ id, nameOf, onSelect }: { id: string; nameOf: (id: string) =
 export function NodePanel(p: Props) {
   const n = p.node;
   const json = (expand: string[] = []) =>
-    n ? apiPath(`/graphs/${p.graphId}/nodes/${n.id}`, { as_of: p.asOf, expand }) : '#';
+    n ? jsonLink(`/graphs/${p.graphId}/nodes/${n.id}`, { as_of: p.asOf, expand }) : '#';
   return (
     <section class="panel node-panel" aria-labelledby="node-panel-title">
       <header class="panel-head">

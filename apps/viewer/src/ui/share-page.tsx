@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ShareApi } from '../api/share-api';
-import { ApiFailure, type Node } from '../api/types';
+import { GraphHistoryError } from '@graph-history/client';
+import type { NodeDetail } from '../api/types';
 import { ShareStore } from '../live/share-store';
 import { nodeName } from '../model/format';
 import { buildLanes } from '../model/lanes';
@@ -28,7 +29,7 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [eventId, setEventId] = useState<string | null>(null);
   const [scrubIndex, setScrubIndex] = useState<number | null>(null);
-  const [panel, setPanel] = useState<{ node: Node | null; problem: string | null }>({ node: null, problem: null });
+  const [panel, setPanel] = useState<{ node: NodeDetail | null; problem: string | null }>({ node: null, problem: null });
   const scrubTimer = useRef<number>();
   const treeBox = useRef<HTMLDivElement>(null);
 
@@ -65,7 +66,7 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
         setPanel({
           node: null,
           problem:
-            err instanceof ApiFailure && err.code === 'node_not_yet_created'
+            err instanceof GraphHistoryError && err.code === 'node_not_yet_created'
               ? 'This node does not exist yet at the moment shown.'
               : (err as Error).message,
         }),
