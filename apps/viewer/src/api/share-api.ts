@@ -14,8 +14,11 @@ export interface ShareApi {
   listGraphs(): Promise<Graph[]>;
   /** The graph now, or as of an event id or a time in ms. */
   graph(graphId: string, asOf?: string | null): Promise<Graph>;
-  /** Every node in tree order as of an event, page by page (`onPage` sees each page as it comes). */
-  treeNodes(graphId: string, asOfEventId: string | null, onPage?: (nodes: Node[]) => void): Promise<Node[]>;
+  /**
+   * Every node in tree order at a moment (now when null), page by page (`onPage` sees each page
+   * as it comes), and the event they are as of.
+   */
+  treeNodes(graphId: string, asOf: string | null, onPage?: (nodes: Node[]) => void): Promise<NodesAt>;
   /** One node with its tasks, spawns, waits and messages. */
   node(graphId: string, nodeId: string, asOf: string | null): Promise<NodeDetail>;
   /** All retained events, oldest first. */
@@ -24,7 +27,14 @@ export interface ShareApi {
   follow(graphId: string, after: string | null, signal: AbortSignal): AsyncIterable<GraphEvent | FollowGap>;
 }
 
+export interface NodesAt {
+  nodes: Node[];
+  asOfEventId: string | null;
+}
+
 const PAGE = 1_000;
+/** A small first page, so the first rows paint before a big graph has arrived. */
+const FIRST_PAGE = 100;
 /** Polls of an idle share at most this far apart, so new events show within 2 s. */
 const FOLLOW_MAX_INTERVAL_MS = 1_000;
 
@@ -36,20 +46,30 @@ export function clientShareApi(client: GraphHistory): ShareApi {
   return {
     listGraphs: () => client.graphs.list({ limit: 100 }).toArray({ limit: 1_000 }),
     graph: (graphId, asOf) => client.graphs.retrieve(graphId, { asOf: moment(asOf) }),
-    async treeNodes(graphId, asOfEventId, onPage) {
-      const list = client.nodes.list(graphId, { order: 'tree', limit: PAGE, asOf: moment(asOfEventId) });
-      const out: Node[] = [];
-      let page: Node[] = [];
-      for await (const n of list) {
-        out.push(n);
-        page.push(n);
-        if (page.length === PAGE) {
-          onPage?.(page);
-          page = [];
+    async treeNodes(graphId, asOf, onPage) {
+      const first = await client.nodes.list(graphId, { order: 'tree', limit: FIRST_PAGE, asOf: moment(asOf) });
+      const nodes: Node[] = first.data.slice();
+      onPage?.(first.data);
+      const last = nodes[nodes.length - 1];
+      if (first.has_more && last) {
+        const rest = client.nodes.list(graphId, {
+          order: 'tree',
+          limit: PAGE,
+          asOf: first.as_of_event_id ?? undefined,
+          startingAfter: last.id,
+        });
+        let page: Node[] = [];
+        for await (const n of rest) {
+          nodes.push(n);
+          page.push(n);
+          if (page.length === PAGE) {
+            onPage?.(page);
+            page = [];
+          }
         }
+        if (page.length) onPage?.(page);
       }
-      if (page.length) onPage?.(page);
-      return out;
+      return { nodes, asOfEventId: first.as_of_event_id };
     },
     node: (graphId, nodeId, asOf) =>
       client.nodes.retrieve(graphId, nodeId, {

@@ -106,20 +106,20 @@ export class ShareStore {
     this.loading = true;
     this.notify();
     try {
-      const g = await this.api.graph(this.graphId, moment);
-      if (no !== this.loadNo) return;
       let pages: Node[] = [];
-      const nodes = await this.api.treeNodes(this.graphId, g.as_of_event_id, (page) => {
-        if (!first || no !== this.loadNo) return;
-        // the first load paints each page as it arrives
-        pages = pages.concat(page);
-        this.tree = new NodeTree(pages);
-        this.shown = g;
-        this.notify();
-      });
+      const [g, at] = await Promise.all([
+        this.api.graph(this.graphId, moment),
+        this.api.treeNodes(this.graphId, moment, (page) => {
+          if (!first || no !== this.loadNo) return;
+          // the first load paints each page as it arrives
+          pages = pages.concat(page);
+          this.tree = new NodeTree(pages);
+          this.notify();
+        }),
+      ]);
       if (no !== this.loadNo) return;
-      this.tree = new NodeTree(nodes);
-      this.treeAt = g.as_of_event_id;
+      this.tree = new NodeTree(at.nodes);
+      this.treeAt = at.asOfEventId;
       this.treeComplete = true;
       this.shown = g;
       if (moment === null) {

@@ -1,6 +1,6 @@
 import { jsonLink } from '../api/json-links';
 import type { NodeDetail } from '../api/types';
-import { clock, dateTime, duration, nodeName } from '../model/format';
+import { clock, dateTime, duration, nodeName, plural } from '../model/format';
 import { NodeFlags } from './node-flags';
 import { StateBadge } from './state-badge';
 
@@ -66,7 +66,8 @@ export function NodePanel(p: Props) {
             )}
             <dt>below</dt>
             <dd>
-              {n.child_count} children, {n.descendant_count} descendants
+              {n.child_count} {n.child_count === 1 ? 'child' : 'children'}, {n.descendant_count}{' '}
+              {plural(n.descendant_count, 'descendant')}
               {n.background_agent_count ? `, ${n.background_agent_count} in background` : ''}
             </dd>
             {n.blocked && (
