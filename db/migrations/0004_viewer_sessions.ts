@@ -13,7 +13,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('expires', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('viewer_sessions_expires').on('viewer_sessions').column('expires').execute();
+  await db.schema
+    .createIndex('viewer_sessions_expires')
+    .on('viewer_sessions')
+    .column('expires')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -9,7 +9,10 @@ import { EventScript } from './support/watch-events';
 describe('viewer sign-in and session (HTTP)', () => {
   let h: ApiHarness;
   /** What a browser sends with a same-origin form post. */
-  const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
+  const formHeaders = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'sec-fetch-site': 'same-origin',
+  };
   const viewerCall = (cookie: string) => ({ cookie, 'graph-history-viewer': '1' });
 
   async function signIn(key: string, next = '/graphs/gph_shared'): Promise<Res> {
@@ -23,15 +26,24 @@ describe('viewer sign-in and session (HTTP)', () => {
 
   beforeAll(async () => {
     h = await ApiHarness.start({ VIEWER_SESSION_TTL_MS: '1500' });
-    await h.seed('shared', new EventScript(Date.now() - 60_000).session('s1', { title: 'Refactor' }).events);
-    await h.seed('theirs', new EventScript().session('t1', { title: 'secret plan' }).events, 'globex');
+    await h.seed(
+      'shared',
+      new EventScript(Date.now() - 60_000).session('s1', { title: 'Refactor' }).events,
+    );
+    await h.seed(
+      'theirs',
+      new EventScript().session('t1', { title: 'secret plan' }).events,
+      'globex',
+    );
   }, 120_000);
   afterAll(() => h.stop());
 
   it('sends a browser without a session to the sign-in page, keeping where it was going', async () => {
     const r = await h.get('/graphs/gph_shared?node=node_x', { key: null });
     expect(r.status).toBe(303);
-    expect(r.headers.location).toBe(`/sign-in?next=${encodeURIComponent('/graphs/gph_shared?node=node_x')}`);
+    expect(r.headers.location).toBe(
+      `/sign-in?next=${encodeURIComponent('/graphs/gph_shared?node=node_x')}`,
+    );
     const form = await h.get('/sign-in?next=%2Fgraphs%2Fgph_shared', { key: null });
     expect(form.status).toBe(200);
     expect(form.body).toContain('<form method="post" action="/sign-in">');
@@ -44,13 +56,17 @@ describe('viewer sign-in and session (HTTP)', () => {
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe('/graphs/gph_shared');
     const cookie = r.headers['set-cookie']!;
-    expect(cookie).toMatch(/^gh_session=[A-Za-z0-9_-]{43}; Max-Age=1; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(
+      /^gh_session=[A-Za-z0-9_-]{43}; Max-Age=1; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
     expect(cookie).not.toContain(h.secret);
     const page = await h.get('/graphs/gph_shared', { key: null, headers: { cookie: cookieOf(r) } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<div id="app">');
     expect(page.body).not.toContain(h.secret);
-    expect(page.body).toMatch(/<script type="module" src="\/viewer\/[\w-]{12}\/viewer.js"><\/script>/);
+    expect(page.body).toMatch(
+      /<script type="module" src="\/viewer\/[\w-]{12}\/viewer.js"><\/script>/,
+    );
   });
 
   it('marks the cookie Secure over HTTPS', async () => {
@@ -82,10 +98,15 @@ describe('viewer sign-in and session (HTTP)', () => {
     const ok = await h.get('/api/v1/graphs/gph_shared', { key: null, headers: viewerCall(cookie) });
     expect(ok.status).toBe(200);
     expect(ok.json.id).toBe('gph_shared');
-    const link = await h.get('/api/v1/graphs/gph_shared', { key: null, headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    const link = await h.get('/api/v1/graphs/gph_shared', {
+      key: null,
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
     expect(link.status).toBe(200);
     // a cross-site page, or a request without the header, gets nothing from the cookie
-    expect((await h.get('/api/v1/graphs/gph_shared', { key: null, headers: { cookie } })).status).toBe(401);
+    expect(
+      (await h.get('/api/v1/graphs/gph_shared', { key: null, headers: { cookie } })).status,
+    ).toBe(401);
     const cross = await h.get('/api/v1/graphs/gph_shared', {
       key: null,
       headers: { ...viewerCall(cookie), 'sec-fetch-site': 'cross-site' },
@@ -100,7 +121,10 @@ describe('viewer sign-in and session (HTTP)', () => {
     expect([page.status, none.status]).toEqual([404, 404]);
     expect(page.body).toContain('resource_missing');
     expect(page.body).not.toContain('secret plan');
-    const api = await h.get('/api/v1/graphs/gph_theirs', { key: null, headers: viewerCall(cookie) });
+    const api = await h.get('/api/v1/graphs/gph_theirs', {
+      key: null,
+      headers: viewerCall(cookie),
+    });
     expect(api.status).toBe(404);
     expect(api.json.error.code).toBe('resource_missing');
   });
@@ -108,7 +132,9 @@ describe('viewer sign-in and session (HTTP)', () => {
   it('keeps Basic and Bearer keys working for scripts', async () => {
     const basic = { authorization: `Basic ${Buffer.from(`${h.secret}:`).toString('base64')}` };
     expect((await h.get('/graphs/gph_shared', { key: null, headers: basic })).status).toBe(200);
-    expect((await h.get('/api/v1/graphs/gph_shared', { key: null, headers: basic })).status).toBe(200);
+    expect((await h.get('/api/v1/graphs/gph_shared', { key: null, headers: basic })).status).toBe(
+      200,
+    );
     expect((await h.get('/graphs/gph_shared')).status).toBe(200);
     const wrong = await h.get('/graphs/gph_shared', { key: `sk_live_${'y'.repeat(32)}` });
     expect(wrong.status).toBe(401);
@@ -118,19 +144,30 @@ describe('viewer sign-in and session (HTTP)', () => {
 
   it('ends the session on sign-out', async () => {
     const cookie = cookieOf(await signIn(h.secret));
-    const out = await h.request('POST', '/sign-out', { key: null, headers: { ...formHeaders, cookie } });
+    const out = await h.request('POST', '/sign-out', {
+      key: null,
+      headers: { ...formHeaders, cookie },
+    });
     expect(out.status).toBe(303);
     expect(out.headers.location).toBe('/sign-in');
     expect(out.headers['set-cookie']).toMatch(/^gh_session=; Max-Age=0;/);
-    expect((await h.get('/graphs/gph_shared', { key: null, headers: { cookie } })).status).toBe(303);
-    expect((await h.get('/api/v1/graphs', { key: null, headers: viewerCall(cookie) })).status).toBe(401);
+    expect((await h.get('/graphs/gph_shared', { key: null, headers: { cookie } })).status).toBe(
+      303,
+    );
+    expect((await h.get('/api/v1/graphs', { key: null, headers: viewerCall(cookie) })).status).toBe(
+      401,
+    );
   });
 
   it('expires the session after VIEWER_SESSION_TTL_MS', async () => {
     const cookie = cookieOf(await signIn(h.secret));
-    expect((await h.get('/graphs/gph_shared', { key: null, headers: { cookie } })).status).toBe(200);
+    expect((await h.get('/graphs/gph_shared', { key: null, headers: { cookie } })).status).toBe(
+      200,
+    );
     await new Promise((r) => setTimeout(r, 1_600));
-    expect((await h.get('/graphs/gph_shared', { key: null, headers: { cookie } })).status).toBe(303);
+    expect((await h.get('/graphs/gph_shared', { key: null, headers: { cookie } })).status).toBe(
+      303,
+    );
   });
 
   it('serves the built front end under a content hash, cached for good', async () => {

@@ -8,7 +8,9 @@ describe('viewer: a 10,000-node graph', () => {
 
   beforeAll(async () => {
     h = await ViewerHarness.start();
-    const s = new EventScript(Date.now() - 60_000, 1).session('big', { title: 'Ten thousand agents' });
+    const s = new EventScript(Date.now() - 60_000, 1).session('big', {
+      title: 'Ten thousand agents',
+    });
     for (let i = 0; i < 99; i++) {
       s.agent(`big/g${i}`, 'big', { purpose: `group ${i}` });
       s.fanOut('big', 100, `big/g${i}`, `g${i}-`);
@@ -23,9 +25,19 @@ describe('viewer: a 10,000-node graph', () => {
     await page.goto(`${h.baseUrl}/graphs/gph_big`);
     await page.waitForSelector('[role=treeitem]');
     const firstPaint = Date.now() - started;
-    await page.waitForFunction(() => document.querySelector('.swimlane canvas')?.getAttribute('aria-label')?.includes('10000 lanes'), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('.swimlane canvas')
+          ?.getAttribute('aria-label')
+          ?.includes('10000 lanes'),
+      null,
+      { timeout: 30_000 },
+    );
     const all = Date.now() - started;
-    process.stdout.write(`viewer: 10,000-node graph: first rows painted ${firstPaint} ms after navigation, all nodes loaded after ${all} ms\n`);
+    process.stdout.write(
+      `viewer: 10,000-node graph: first rows painted ${firstPaint} ms after navigation, all nodes loaded after ${all} ms\n`,
+    );
     expect(await page.locator('.counts').innerText()).toMatch(/10,000\s*nodes/);
     expect(await page.locator('[role=treeitem]').count()).toBeLessThan(100);
     await screenshot(page, 'big-graph');

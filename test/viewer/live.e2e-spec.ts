@@ -43,8 +43,14 @@ describe('viewer: live updates', () => {
     await page.locator('.live-badge.reconnecting').waitFor({ timeout: 10_000 });
     await screenshot(page, 'reconnecting');
     await page.unroute('**/api/v1/**');
-    await h.api.seed('demo', new EventScript(Date.now(), 10).status('s/plan', 'working', 'Permission granted').events);
+    await h.api.seed(
+      'demo',
+      new EventScript(Date.now(), 10).status('s/plan', 'working', 'Permission granted').events,
+    );
     await page.locator('.live-badge.live').waitFor({ timeout: 15_000 });
-    await page.locator('[role=treeitem]', { hasText: 'Map the modules' }).locator('text=Permission granted').waitFor({ timeout: 5_000 });
+    await page
+      .locator('[role=treeitem]', { hasText: 'Map the modules' })
+      .locator('text=Permission granted')
+      .waitFor({ timeout: 5_000 });
   });
 });

@@ -30,10 +30,14 @@ describe('viewer: the share page', () => {
       'Update the API client',
     ]);
     expect(await rowText('Map the modules')).toMatch(/input required[\s\S]*permission/);
-    expect(await rowText('Write the missing tests')).toMatch(/working[\s\S]*background[\s\S]*1\/2[\s\S]*Writing refund tests/);
+    expect(await rowText('Write the missing tests')).toMatch(
+      /working[\s\S]*background[\s\S]*1\/2[\s\S]*Writing refund tests/,
+    );
     expect(await rowText('Fix lint errors')).toContain('failed');
     expect(await rowText('Migrate the schema')).toContain('cycle');
-    const levels = await page.locator('[role=treeitem]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-level')));
+    const levels = await page
+      .locator('[role=treeitem]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-level')));
     expect(levels).toEqual(['1', '2', '3', '2', '2', '2', '2']);
     await screenshot(page, 'share-page');
   });
@@ -47,9 +51,15 @@ describe('viewer: the share page', () => {
   });
 
   it('collapses and expands a subtree', async () => {
-    await page.locator('[role=treeitem]', { hasText: 'Map the modules' }).locator('.toggle').click();
+    await page
+      .locator('[role=treeitem]', { hasText: 'Map the modules' })
+      .locator('.toggle')
+      .click();
     expect(await page.locator('[role=treeitem]').count()).toBe(6);
-    await page.locator('[role=treeitem]', { hasText: 'Map the modules' }).locator('.toggle').click();
+    await page
+      .locator('[role=treeitem]', { hasText: 'Map the modules' })
+      .locator('.toggle')
+      .click();
     expect(await page.locator('[role=treeitem]').count()).toBe(7);
   });
 
@@ -61,7 +71,9 @@ describe('viewer: the share page', () => {
     expect(text).toContain('Map the modules'); // a spawn
     expect(text).toContain('Start with the invoice module'); // a message
     expect(text).toMatch(/in progress\s+Split the invoice code/);
-    expect(await panel.locator('a', { hasText: 'node' }).getAttribute('href')).toMatch(/^\/api\/v1\/graphs\/gph_demo\/nodes\/node_/);
+    expect(await panel.locator('a', { hasText: 'node' }).getAttribute('href')).toMatch(
+      /^\/api\/v1\/graphs\/gph_demo\/nodes\/node_/,
+    );
     expect(new URL(page.url()).searchParams.get('node')).toMatch(/^node_/);
     await screenshot(page, 'node-panel');
   });
@@ -86,7 +98,8 @@ describe('viewer: the share page', () => {
     const painted = await page.locator('.swimlane canvas').evaluate((c: HTMLCanvasElement) => {
       const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
       let coloured = 0;
-      for (let i = 0; i < d.length; i += 4) if (d[i + 3]! > 0 && !(d[i] === d[i + 1] && d[i + 1] === d[i + 2])) coloured++;
+      for (let i = 0; i < d.length; i += 4)
+        if (d[i + 3]! > 0 && !(d[i] === d[i + 1] && d[i + 1] === d[i + 2])) coloured++;
       return coloured;
     });
     expect(painted).toBeGreaterThan(1_000);

@@ -10,7 +10,11 @@ describe('viewer: sign-in, sign-out and other accounts', () => {
   beforeAll(async () => {
     h = await ViewerHarness.start();
     await h.api.seed('demo', demoShare().events);
-    await h.api.seed('theirs', new EventScript(Date.now() - 10_000).session('t', { title: 'Secret plan' }).events, 'globex');
+    await h.api.seed(
+      'theirs',
+      new EventScript(Date.now() - 10_000).session('t', { title: 'Secret plan' }).events,
+      'globex',
+    );
   }, 120_000);
   afterAll(() => h?.stop());
 
@@ -25,7 +29,9 @@ describe('viewer: sign-in, sign-out and other accounts', () => {
     expect(page.url()).not.toContain(h.api.secret);
     expect(await page.content()).not.toContain(h.api.secret);
     const cookies = await page.context().cookies();
-    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([['gh_session', true, 'Lax']]);
+    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([
+      ['gh_session', true, 'Lax'],
+    ]);
     expect(cookies[0]!.value).not.toContain(h.api.secret);
   });
 

@@ -29,9 +29,15 @@ describe('viewer: time travel and deep links', () => {
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     await page.waitForURL((u) => u.searchParams.get('as_of') === target.id);
     await page.waitForFunction(() => document.querySelectorAll('[role=treeitem]').length === 3);
-    expect(await treeNames()).toEqual(['Refactor the billing service', 'Map the modules', 'Find every caller of charge()']);
+    expect(await treeNames()).toEqual([
+      'Refactor the billing service',
+      'Map the modules',
+      'Find every caller of charge()',
+    ]);
     const api = (await h.api.get(`/api/v1/graphs/gph_demo?as_of=${target.id}`)).json;
-    expect(await page.locator('.counts').innerText()).toMatch(new RegExp(`${api.counts.nodes}\\s*nodes`));
+    expect(await page.locator('.counts').innerText()).toMatch(
+      new RegExp(`${api.counts.nodes}\\s*nodes`),
+    );
     expect(await page.locator('.live-badge').innerText()).toContain('Paused');
     await screenshot(page, 'scrubbed');
   });
@@ -45,13 +51,16 @@ describe('viewer: time travel and deep links', () => {
 
   it('opens a deep link at exactly that moment with that node selected', async () => {
     const at = events[12]!.id;
-    const node = (await h.api.get(`/api/v1/graphs/gph_demo/nodes?as_of=${at}&order=tree`)).json.data[1];
+    const node = (await h.api.get(`/api/v1/graphs/gph_demo/nodes?as_of=${at}&order=tree`)).json
+      .data[1];
     const link = `/graphs/gph_demo?as_of=${at}&node=${node.id}`;
     const other = await h.page();
     await other.context().addCookies(await page.context().cookies());
     await other.goto(`${h.baseUrl}${link}`);
     await other.locator('.node-panel h2', { hasText: 'Map the modules' }).waitFor();
-    expect(await other.locator('[role=treeitem][aria-selected=true] .label').innerText()).toBe('Map the modules');
+    expect(await other.locator('[role=treeitem][aria-selected=true] .label').innerText()).toBe(
+      'Map the modules',
+    );
     const api = (await h.api.get(`/api/v1/graphs/gph_demo?as_of=${at}`)).json;
     expect(await other.locator('[role=treeitem]').count()).toBe(api.counts.nodes);
     expect(await other.locator('.live-badge').innerText()).toContain('Paused');
@@ -63,7 +72,9 @@ describe('viewer: time travel and deep links', () => {
     const other = await h.page();
     await other.context().addCookies(await page.context().cookies());
     await other.goto(`${h.baseUrl}/graphs/gph_demo?as_of=1000`);
-    expect(await other.locator('[role=alert]').innerText()).toContain('That moment cannot be shown');
+    expect(await other.locator('[role=alert]').innerText()).toContain(
+      'That moment cannot be shown',
+    );
     await other.waitForFunction(() => document.querySelectorAll('[role=treeitem]').length === 7);
   });
 });

@@ -11,6 +11,10 @@ const root = document.getElementById('app')!;
 const share = /^\/graphs\/([^/]+)$/.exec(location.pathname);
 root.textContent = '';
 render(
-  share ? <SharePage api={api} graphId={decodeURIComponent(share[1]!)} /> : <GraphIndex api={api} />,
+  share ? (
+    <SharePage api={api} graphId={decodeURIComponent(share[1]!)} />
+  ) : (
+    <GraphIndex api={api} />
+  ),
   root,
 );

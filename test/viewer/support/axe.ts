@@ -17,7 +17,9 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     const r = await axe.run();
     return r.violations.map((v) => ({
       id: v.id,

@@ -42,7 +42,10 @@ export class SignInController {
   @Get('sign-in')
   form(@RawQuery() q: QueryParams, @Res() reply: FastifyReply): void {
     const next = safeNext(q.allowOnly(['next']).scalar('next'));
-    reply.status(200).headers(VIEWER_HEADERS).send(signInPage(this.assets.base, { next, error: null }));
+    reply
+      .status(200)
+      .headers(VIEWER_HEADERS)
+      .send(signInPage(this.assets.base, { next, error: null }));
   }
 
   @Post('sign-in')
@@ -72,7 +75,8 @@ export class SignInController {
 
   @Post('sign-out')
   async signOut(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (!isSameOriginPost(req)) return this.refuse(reply, '/graphs', 403, 'Sign out from this site.');
+    if (!isSameOriginPost(req))
+      return this.refuse(reply, '/graphs', 403, 'Sign out from this site.');
     const token = readSessionToken(req);
     if (token) await this.sessions.close(token);
     reply

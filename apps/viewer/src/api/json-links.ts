@@ -1,5 +1,8 @@
 /** The address of an API read, for links to the JSON behind what the page shows. */
-export function jsonLink(path: string, query: Record<string, string | null | string[]> = {}): string {
+export function jsonLink(
+  path: string,
+  query: Record<string, string | null | string[]> = {},
+): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
     if (v === null) continue;

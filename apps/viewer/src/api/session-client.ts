@@ -18,7 +18,8 @@ export type ConnectionListener = (reached: boolean) => void;
 export function sessionClient(onConnection: ConnectionListener): GraphHistory {
   const sessionFetch: FetchLike = async (url, init) => {
     const headers: Record<string, string> = { [VIEWER_HEADER]: '1' };
-    for (const [k, v] of Object.entries(init.headers)) if (k.toLowerCase() !== 'authorization') headers[k] = v;
+    for (const [k, v] of Object.entries(init.headers))
+      if (k.toLowerCase() !== 'authorization') headers[k] = v;
     try {
       const res = await fetch(url, { ...init, headers, credentials: 'same-origin' });
       onConnection(res.status < 500);

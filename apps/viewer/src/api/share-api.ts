@@ -18,13 +18,21 @@ export interface ShareApi {
    * Every node in tree order at a moment (now when null), page by page (`onPage` sees each page
    * as it comes), and the event they are as of.
    */
-  treeNodes(graphId: string, asOf: string | null, onPage?: (nodes: Node[]) => void): Promise<NodesAt>;
+  treeNodes(
+    graphId: string,
+    asOf: string | null,
+    onPage?: (nodes: Node[]) => void,
+  ): Promise<NodesAt>;
   /** One node with its tasks, spawns, waits and messages. */
   node(graphId: string, nodeId: string, asOf: string | null): Promise<NodeDetail>;
   /** All retained events, oldest first. */
   events(graphId: string): Promise<GraphEvent[]>;
   /** Each new event after `after`, in order, until `signal` aborts (conditional polls, ~1 s apart). */
-  follow(graphId: string, after: string | null, signal: AbortSignal): AsyncIterable<GraphEvent | FollowGap>;
+  follow(
+    graphId: string,
+    after: string | null,
+    signal: AbortSignal,
+  ): AsyncIterable<GraphEvent | FollowGap>;
 }
 
 export interface NodesAt {
@@ -47,7 +55,11 @@ export function clientShareApi(client: GraphHistory): ShareApi {
     listGraphs: () => client.graphs.list({ limit: 100 }).toArray({ limit: 1_000 }),
     graph: (graphId, asOf) => client.graphs.retrieve(graphId, { asOf: moment(asOf) }),
     async treeNodes(graphId, asOf, onPage) {
-      const first = await client.nodes.list(graphId, { order: 'tree', limit: FIRST_PAGE, asOf: moment(asOf) });
+      const first = await client.nodes.list(graphId, {
+        order: 'tree',
+        limit: FIRST_PAGE,
+        asOf: moment(asOf),
+      });
       const nodes: Node[] = first.data.slice();
       onPage?.(first.data);
       const last = nodes[nodes.length - 1];
@@ -76,8 +88,14 @@ export function clientShareApi(client: GraphHistory): ShareApi {
         asOf: moment(asOf),
         expand: ['tasks', 'spawns', 'waits', 'messages'],
       }),
-    events: (graphId) => client.events.list(graphId, { order: 'asc', limit: PAGE }).toArray({ limit: 10_000 }),
+    events: (graphId) =>
+      client.events.list(graphId, { order: 'asc', limit: PAGE }).toArray({ limit: 10_000 }),
     follow: (graphId, after, signal) =>
-      client.events.follow(graphId, { after, signal, pageSize: PAGE, maxIntervalMs: FOLLOW_MAX_INTERVAL_MS }),
+      client.events.follow(graphId, {
+        after,
+        signal,
+        pageSize: PAGE,
+        maxIntervalMs: FOLLOW_MAX_INTERVAL_MS,
+      }),
   };
 }

@@ -189,7 +189,9 @@ export class ShareStore {
   private fail(err: unknown): void {
     if ((err as Error).name === 'AbortError') return;
     this.error =
-      err instanceof GraphHistoryError && err.code === 'resource_missing' && err.param === 'graph_id'
+      err instanceof GraphHistoryError &&
+      err.code === 'resource_missing' &&
+      err.param === 'graph_id'
         ? 'No such share for this account.'
         : (err as Error).message;
     this.loading = false;

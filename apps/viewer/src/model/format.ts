@@ -1,8 +1,9 @@
 import type { Node } from '../api/types';
 
 /** A node's name: a session's title, an agent's purpose or type, else its provider ref. */
-export const nodeName = (n: Pick<Node, 'kind' | 'title' | 'purpose' | 'agent_type' | 'provider_ref'>): string =>
-  (n.kind === 'session' ? n.title : (n.purpose ?? n.agent_type)) ?? n.provider_ref;
+export const nodeName = (
+  n: Pick<Node, 'kind' | 'title' | 'purpose' | 'agent_type' | 'provider_ref'>,
+): string => (n.kind === 'session' ? n.title : (n.purpose ?? n.agent_type)) ?? n.provider_ref;
 
 export const stateLabel = (s: string): string => s.replace('_', ' ');
 

@@ -56,9 +56,19 @@ export function buildLanes(
         }
       }
       const st = c.fields.state;
-      if (st) push(states, c.node_id, { at: e.created, from: st.from as NodeState, to: st.to as NodeState });
+      if (st)
+        push(states, c.node_id, {
+          at: e.created,
+          from: st.from as NodeState,
+          to: st.to as NodeState,
+        });
       const bl = c.fields.blocked;
-      if (bl) push(blocks, c.node_id, { at: e.created, from: bl.from as Blocked | null, to: bl.to as Blocked | null });
+      if (bl)
+        push(blocks, c.node_id, {
+          at: e.created,
+          from: bl.from as Blocked | null,
+          to: bl.to as Blocked | null,
+        });
     }
 
   const lanes = new Map<string, Lane>();
@@ -77,7 +87,11 @@ export function buildLanes(
       at = Math.max(at, s.at);
       state = s.to;
     }
-    segments.push({ from: at, to: n.ended !== null && n.ended >= at ? Math.min(end, n.ended) : end, state });
+    segments.push({
+      from: at,
+      to: n.ended !== null && n.ended >= at ? Math.min(end, n.ended) : end,
+      state,
+    });
 
     const waits: LaneWait[] = [];
     const bsteps = blocks.get(n.id) ?? [];

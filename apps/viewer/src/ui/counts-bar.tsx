@@ -9,8 +9,8 @@ export function CountsBar({ graph: g }: { graph: Graph }) {
     <section class="counts" aria-label="Counts">
       <ul class="chips">
         <li>
-          <strong>{count(c.nodes)}</strong> {plural(c.nodes, 'node')} ({count(c.sessions)} {plural(c.sessions, 'session')},{' '}
-          {count(c.agents)} {plural(c.agents, 'agent')})
+          <strong>{count(c.nodes)}</strong> {plural(c.nodes, 'node')} ({count(c.sessions)}{' '}
+          {plural(c.sessions, 'session')}, {count(c.agents)} {plural(c.agents, 'agent')})
         </li>
         {NODE_STATES.map((s) => (
           <li key={s} class={`chip s-${s}${c.by_state[s] ? '' : ' zero'}`}>
@@ -26,7 +26,8 @@ export function CountsBar({ graph: g }: { graph: Graph }) {
         </li>
       </ul>
       <p class="retained">
-        History held: {count(r.event_count)} events, {dateTime(r.first_event_created)} → {dateTime(r.last_event_created)}
+        History held: {count(r.event_count)} events, {dateTime(r.first_event_created)} →{' '}
+        {dateTime(r.last_event_created)}
       </p>
     </section>
   );

@@ -42,7 +42,9 @@ export function EventChanges({ event: e, nameOf, onSelectNode, onShowMoment }: P
                 <tr key={k}>
                   <th scope="row">{k}</th>
                   <td class="from">{valueText(v.from)}</td>
-                  <td class="arrow" aria-label="to">→</td>
+                  <td class="arrow" aria-label="to">
+                    →
+                  </td>
                   <td class="to">{valueText(v.to)}</td>
                 </tr>
               ))}

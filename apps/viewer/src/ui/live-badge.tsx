@@ -2,7 +2,15 @@ import type { LiveStatus } from '../live/live-feed';
 import { clock } from '../model/format';
 
 /** Whether the page follows the share live, is reconnecting, or shows a past moment. */
-export function LiveBadge({ status, pastAt, onLive }: { status: LiveStatus; pastAt: number | null; onLive(): void }) {
+export function LiveBadge({
+  status,
+  pastAt,
+  onLive,
+}: {
+  status: LiveStatus;
+  pastAt: number | null;
+  onLive(): void;
+}) {
   if (pastAt !== null)
     return (
       <span class="live-badge past" role="status">

@@ -15,7 +15,15 @@ interface Props {
   onClose(): void;
 }
 
-function NodeLink({ id, nameOf, onSelect }: { id: string; nameOf: (id: string) => string; onSelect: (id: string) => void }) {
+function NodeLink({
+  id,
+  nameOf,
+  onSelect,
+}: {
+  id: string;
+  nameOf: (id: string) => string;
+  onSelect: (id: string) => void;
+}) {
   return (
     <button type="button" class="link" onClick={() => onSelect(id)}>
       {nameOf(id)}
@@ -97,7 +105,9 @@ export function NodePanel(p: Props) {
               <p class="summary">{n.summary}</p>
             </>
           )}
-          <h3>Tasks ({n.task_counts.completed}/{n.task_counts.total})</h3>
+          <h3>
+            Tasks ({n.task_counts.completed}/{n.task_counts.total})
+          </h3>
           {n.tasks?.data.length ? (
             <ul class="task-list">
               {n.tasks.data.map((t) => (
@@ -114,7 +124,8 @@ export function NodePanel(p: Props) {
             <ul>
               {n.spawns.data.map((s) => (
                 <li key={s.node_id}>
-                  {clock(s.created)} <NodeLink id={s.node_id} nameOf={p.nameOf} onSelect={p.onSelect} />
+                  {clock(s.created)}{' '}
+                  <NodeLink id={s.node_id} nameOf={p.nameOf} onSelect={p.onSelect} />
                   {s.background ? ' (background)' : ''}
                 </li>
               ))}
@@ -127,7 +138,8 @@ export function NodePanel(p: Props) {
             <ul>
               {n.waits.data.map((w, i) => (
                 <li key={i}>
-                  on <NodeLink id={w.on_id} nameOf={p.nameOf} onSelect={p.onSelect} /> {w.reason ? `(${w.reason}) ` : ''}
+                  on <NodeLink id={w.on_id} nameOf={p.nameOf} onSelect={p.onSelect} />{' '}
+                  {w.reason ? `(${w.reason}) ` : ''}
                   {clock(w.started)} → {w.ended === null ? 'open' : clock(w.ended)}
                 </li>
               ))}
@@ -141,8 +153,12 @@ export function NodePanel(p: Props) {
               {n.messages.data.map((m) => (
                 <li key={m.id}>
                   {clock(m.created)} {m.direction === 'sent' ? 'to ' : 'from '}
-                  <NodeLink id={m.direction === 'sent' ? m.to_id : m.from_id} nameOf={p.nameOf} onSelect={p.onSelect} />:{' '}
-                  <span class="msg-text">{m.text}</span>
+                  <NodeLink
+                    id={m.direction === 'sent' ? m.to_id : m.from_id}
+                    nameOf={p.nameOf}
+                    onSelect={p.onSelect}
+                  />
+                  : <span class="msg-text">{m.text}</span>
                 </li>
               ))}
             </ul>
@@ -150,7 +166,8 @@ export function NodePanel(p: Props) {
             <p class="muted">None.</p>
           )}
           <p class="json-links">
-            JSON: <a href={json()}>node</a> · <a href={json(['tasks', 'spawns', 'waits', 'messages'])}>with its items</a>
+            JSON: <a href={json()}>node</a> ·{' '}
+            <a href={json(['tasks', 'spawns', 'waits', 'messages'])}>with its items</a>
           </p>
         </div>
       )}

@@ -14,7 +14,9 @@ export function Scrubber(p: Props) {
   const max = Math.max(0, p.events.length - 1);
   const at = p.index ?? max;
   const e = p.events[at];
-  const label = e ? `event ${count(at + 1)} of ${count(p.events.length)}, ${e.type} at ${clock(e.created)}` : 'no events';
+  const label = e
+    ? `event ${count(at + 1)} of ${count(p.events.length)}, ${e.type} at ${clock(e.created)}`
+    : 'no events';
   return (
     <div class="scrubber">
       <label for="scrub">Time</label>
@@ -32,7 +34,12 @@ export function Scrubber(p: Props) {
       <span class="scrub-label" aria-hidden="true">
         {p.index === null ? 'now' : `${clock(e?.created)} · #${at + 1}`}
       </span>
-      <button type="button" class={p.index === null ? 'live-on' : ''} onClick={p.onLive} aria-pressed={p.index === null}>
+      <button
+        type="button"
+        class={p.index === null ? 'live-on' : ''}
+        onClick={p.onLive}
+        aria-pressed={p.index === null}
+      >
         Live
       </button>
     </div>

@@ -29,7 +29,10 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [eventId, setEventId] = useState<string | null>(null);
   const [scrubIndex, setScrubIndex] = useState<number | null>(null);
-  const [panel, setPanel] = useState<{ node: NodeDetail | null; problem: string | null }>({ node: null, problem: null });
+  const [panel, setPanel] = useState<{ node: NodeDetail | null; problem: string | null }>({
+    node: null,
+    problem: null,
+  });
   const scrubTimer = useRef<number>();
   const treeBox = useRef<HTMLDivElement>(null);
 
@@ -92,7 +95,10 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
     const last = store.events[store.events.length - 1]?.created ?? first;
     return { start: first, end: Math.max(last, first + 1) };
   }, [store.events, g]);
-  const lanes = useMemo(() => buildLanes(tree.nodes, store.events, range.start, range.end), [tree.nodes, store.events, range]);
+  const lanes = useMemo(
+    () => buildLanes(tree.nodes, store.events, range.start, range.end),
+    [tree.nodes, store.events, range],
+  );
   const marked = useMemo(() => {
     const e = store.events[store.position(eventId) ?? -1];
     return new Set(e ? e.changes.map((c) => c.node_id) : []);
@@ -150,7 +156,11 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
         </a>
         <h1>{title}</h1>
         <code class="gid">{graphId}</code>
-        <LiveBadge status={store.status} pastAt={store.live ? null : (g?.last_event ?? null)} onLive={goLive} />
+        <LiveBadge
+          status={store.status}
+          pastAt={store.live ? null : (g?.last_event ?? null)}
+          onLive={goLive}
+        />
         <span class="spacer" />
         <a class="json" href={`/api/v1/graphs/${graphId}${momentId ? `?as_of=${momentId}` : ''}`}>
           JSON
@@ -164,7 +174,10 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
       )}
       {g && <CountsBar graph={g} />}
       <Scrubber events={store.events} index={momentIndex} onScrub={scrub} onLive={goLive} />
-      <main class={`grid${selected ? ' with-panel' : ''}${store.loading ? ' loading' : ''}`} aria-busy={store.loading}>
+      <main
+        class={`grid${selected ? ' with-panel' : ''}${store.loading ? ' loading' : ''}`}
+        aria-busy={store.loading}
+      >
         <section class="tree-pane" ref={treeBox} aria-label="Tree">
           {g && tree.size === 0 && !store.loading ? (
             <p class="muted pad">No nodes at this moment.</p>

@@ -102,7 +102,9 @@ export function TreeView(p: Props) {
         role="tree"
         aria-label="Sessions and agents"
         tabIndex={0}
-        aria-activedescendant={activeIndex >= 0 ? rowDomId(p.rows[activeIndex]!.node.id) : undefined}
+        aria-activedescendant={
+          activeIndex >= 0 ? rowDomId(p.rows[activeIndex]!.node.id) : undefined
+        }
         onKeyDown={onKey}
         onFocus={() => activeIndex < 0 && move(0)}
       >
@@ -141,7 +143,10 @@ export function TreeView(p: Props) {
                     <span key={g} class={`guide${on ? ' on' : ''}`} aria-hidden="true" />
                   ))}
                   {n.depth > 0 && (
-                    <span class={`elbow${p.tree.isLastChild(n) ? ' last' : ''}`} aria-hidden="true" />
+                    <span
+                      class={`elbow${p.tree.isLastChild(n) ? ' last' : ''}`}
+                      aria-hidden="true"
+                    />
                   )}
                   <span
                     class={`toggle${r.hasChildren ? '' : ' leaf'}`}

@@ -15,7 +15,11 @@ export interface Viewport {
  * Which rows of a scrolling list are visible: only those are rendered, so a list of any length
  * costs the same to draw.
  */
-export function useViewport(ref: RefObject<HTMLElement>, rowCount: number, rowHeight: number): Viewport {
+export function useViewport(
+  ref: RefObject<HTMLElement>,
+  rowCount: number,
+  rowHeight: number,
+): Viewport {
   const [box, setBox] = useState({ scrollTop: 0, height: 600 });
   useEffect(() => {
     const el = ref.current;
@@ -36,7 +40,12 @@ export function useViewport(ref: RefObject<HTMLElement>, rowCount: number, rowHe
 }
 
 /** Scrolls a row into view within its list (only when it is outside it). */
-export function revealRow(el: HTMLElement | null, index: number, rowHeight: number, header = 0): void {
+export function revealRow(
+  el: HTMLElement | null,
+  index: number,
+  rowHeight: number,
+  header = 0,
+): void {
   if (!el) return;
   const top = index * rowHeight;
   if (top < el.scrollTop) el.scrollTop = top;
