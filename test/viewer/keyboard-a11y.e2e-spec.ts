@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './support/axe';
 import { screenshot } from './support/browser';
-import { demoShare } from './support/demo-share';
 import { ViewerHarness } from './support/viewer-harness';
 
 /** Keyboard use of the tree, visible focus, and axe-core over every view. */
@@ -9,17 +8,15 @@ describe('viewer: keyboard and accessibility', () => {
   let h: ViewerHarness;
   let page: Page;
 
-  const active = () =>
-    page.evaluate(() => {
-      const id = document.querySelector('[role=tree]')!.getAttribute('aria-activedescendant');
-      return id ? document.getElementById(id)!.querySelector('.label')!.textContent : null;
-    });
+  /** The name of the tree's active row (its aria-activedescendant). */
+  async function active(): Promise<string | null> {
+    const id = await page.locator('[role=tree]').getAttribute('aria-activedescendant');
+    return id ? page.locator(`[id="${id}"] .label`).innerText() : null;
+  }
 
   beforeAll(async () => {
     h = await ViewerHarness.start();
-    await h.api.seed('demo', demoShare().events);
-    page = await h.signedIn('/graphs/gph_demo');
-    await page.waitForSelector('[role=treeitem]');
+    page = await h.demoPage();
   }, 120_000);
   afterAll(() => h?.stop());
 
@@ -41,12 +38,12 @@ describe('viewer: keyboard and accessibility', () => {
     await page.locator('.node-panel h2', { hasText: 'Update the API client' }).waitFor();
     const outline = await page
       .locator('[role=treeitem].active')
-      .evaluate((el) => getComputedStyle(el).outlineStyle);
+      .evaluate('(el) => getComputedStyle(el).outlineStyle');
     expect(outline).toBe('solid');
     await screenshot(page, 'keyboard');
     await page.keyboard.press('Escape');
     await page.locator('.node-panel').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tree');
+    expect(await page.evaluate('document.activeElement.getAttribute("role")')).toBe('tree');
   });
 
   it('has no serious or critical axe-core violation on the share page, with and without the node panel', async () => {

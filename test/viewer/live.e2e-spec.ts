@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
-import { demoShare } from './support/demo-share';
 import { ViewerHarness } from './support/viewer-harness';
 import { EventScript } from '../api/support/watch-events';
 
@@ -11,9 +10,7 @@ describe('viewer: live updates', () => {
 
   beforeAll(async () => {
     h = await ViewerHarness.start();
-    await h.api.seed('demo', demoShare().events);
-    page = await h.signedIn('/graphs/gph_demo');
-    await page.waitForSelector('[role=treeitem]');
+    page = await h.demoPage();
     await page.waitForSelector('.live-badge.live');
   }, 120_000);
   afterAll(() => h?.stop());

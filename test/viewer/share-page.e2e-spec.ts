@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
-import { demoShare } from './support/demo-share';
 import { ViewerHarness } from './support/viewer-harness';
 
 /** The share page opened in Chromium: tree, counts, node panel, events, swimlanes. */
@@ -10,9 +9,7 @@ describe('viewer: the share page', () => {
 
   beforeAll(async () => {
     h = await ViewerHarness.start();
-    await h.api.seed('demo', demoShare().events);
-    page = await h.signedIn('/graphs/gph_demo');
-    await page.waitForSelector('[role=treeitem]');
+    page = await h.demoPage();
   }, 120_000);
   afterAll(() => h?.stop());
 
@@ -95,13 +92,14 @@ describe('viewer: the share page', () => {
   it('draws the swimlane chart with one lane per node', async () => {
     const label = await page.locator('.swimlane canvas').getAttribute('aria-label');
     expect(label).toContain('7 lanes');
-    const painted = await page.locator('.swimlane canvas').evaluate((c: HTMLCanvasElement) => {
-      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    // coloured (not grey) pixels: the state spells drawn on the canvas (runs in the browser)
+    const painted = await page.locator('.swimlane canvas').evaluate(`(c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
       let coloured = 0;
       for (let i = 0; i < d.length; i += 4)
-        if (d[i + 3]! > 0 && !(d[i] === d[i + 1] && d[i + 1] === d[i + 2])) coloured++;
+        if (d[i + 3] > 0 && !(d[i] === d[i + 1] && d[i + 1] === d[i + 2])) coloured++;
       return coloured;
-    });
+    }`);
     expect(painted).toBeGreaterThan(1_000);
   });
 });

@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
-import { demoShare } from './support/demo-share';
 import { ViewerHarness } from './support/viewer-harness';
 
 /** The scrubber reads earlier moments with as_of; the URL holds the moment and the node. */
@@ -13,10 +12,8 @@ describe('viewer: time travel and deep links', () => {
 
   beforeAll(async () => {
     h = await ViewerHarness.start();
-    await h.api.seed('demo', demoShare().events);
     events = (await h.api.get('/api/v1/graphs/gph_demo/events?order=asc&limit=100')).json.data;
-    page = await h.signedIn('/graphs/gph_demo');
-    await page.waitForSelector('[role=treeitem]');
+    page = await h.demoPage();
   }, 120_000);
   afterAll(() => h?.stop());
 
@@ -28,7 +25,7 @@ describe('viewer: time travel and deep links', () => {
     await page.keyboard.press('Home');
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     await page.waitForURL((u) => u.searchParams.get('as_of') === target.id);
-    await page.waitForFunction(() => document.querySelectorAll('[role=treeitem]').length === 3);
+    await page.waitForFunction('document.querySelectorAll("[role=treeitem]").length === 3');
     expect(await treeNames()).toEqual([
       'Refactor the billing service',
       'Map the modules',
@@ -45,7 +42,7 @@ describe('viewer: time travel and deep links', () => {
   it('goes back to the present with Live', async () => {
     await page.click('.scrubber button');
     await page.waitForURL((u) => !u.searchParams.has('as_of'));
-    await page.waitForFunction(() => document.querySelectorAll('[role=treeitem]').length === 7);
+    await page.waitForFunction('document.querySelectorAll("[role=treeitem]").length === 7');
     await page.locator('.live-badge.live').waitFor();
   });
 
@@ -75,6 +72,6 @@ describe('viewer: time travel and deep links', () => {
     expect(await other.locator('[role=alert]').innerText()).toContain(
       'That moment cannot be shown',
     );
-    await other.waitForFunction(() => document.querySelectorAll('[role=treeitem]').length === 7);
+    await other.waitForFunction('document.querySelectorAll("[role=treeitem]").length === 7');
   });
 });

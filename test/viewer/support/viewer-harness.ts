@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ApiHarness } from '../../api/support/api-harness';
 import { launchChromium } from './browser';
+import { demoShare } from './demo-share';
 
 /** The read API on a fresh database plus a Chromium to open its viewer pages with. */
 export class ViewerHarness {
@@ -41,6 +42,14 @@ export class ViewerHarness {
     if (new URL(p.url()).pathname === '/sign-in')
       throw new Error(`sign-in refused: ${await p.locator('body').innerText()}`);
     return p;
+  }
+
+  /** Seeds the demo share (`gph_demo`) and opens it signed in, once its tree is drawn. */
+  async demoPage(): Promise<Page> {
+    await this.api.seed('demo', demoShare().events);
+    const page = await this.signedIn('/graphs/gph_demo');
+    await page.waitForSelector('[role=treeitem]');
+    return page;
   }
 
   async stop(): Promise<void> {
