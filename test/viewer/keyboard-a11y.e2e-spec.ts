@@ -36,9 +36,9 @@ describe('viewer: keyboard and accessibility', () => {
     expect(await active()).toBe('Update the API client');
     await page.keyboard.press('Enter');
     await page.locator('.node-panel h2', { hasText: 'Update the API client' }).waitFor();
-    const outline = await page
-      .locator('[role=treeitem].active')
-      .evaluate('(el) => getComputedStyle(el).outlineStyle');
+    const outline = await page.evaluate(
+      'getComputedStyle(document.querySelector("[role=treeitem].active")).outlineStyle',
+    );
     expect(outline).toBe('solid');
     await screenshot(page, 'keyboard');
     await page.keyboard.press('Escape');

@@ -93,13 +93,14 @@ describe('viewer: the share page', () => {
     const label = await page.locator('.swimlane canvas').getAttribute('aria-label');
     expect(label).toContain('7 lanes');
     // coloured (not grey) pixels: the state spells drawn on the canvas (runs in the browser)
-    const painted = await page.locator('.swimlane canvas').evaluate(`(c) => {
+    const painted = await page.evaluate(`(() => {
+      const c = document.querySelector('.swimlane canvas');
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
       let coloured = 0;
       for (let i = 0; i < d.length; i += 4)
         if (d[i + 3] > 0 && !(d[i] === d[i + 1] && d[i + 1] === d[i + 2])) coloured++;
       return coloured;
-    }`);
+    })()`);
     expect(painted).toBeGreaterThan(1_000);
   });
 });

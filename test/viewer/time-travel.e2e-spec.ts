@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
-import { ViewerHarness } from './support/viewer-harness';
+import { ViewerHarness, waitForRows } from './support/viewer-harness';
 
 /** The scrubber reads earlier moments with as_of; the URL holds the moment and the node. */
 describe('viewer: time travel and deep links', () => {
@@ -12,8 +12,8 @@ describe('viewer: time travel and deep links', () => {
 
   beforeAll(async () => {
     h = await ViewerHarness.start();
-    events = (await h.api.get('/api/v1/graphs/gph_demo/events?order=asc&limit=100')).json.data;
     page = await h.demoPage();
+    events = (await h.api.get('/api/v1/graphs/gph_demo/events?order=asc&limit=100')).json.data;
   }, 120_000);
   afterAll(() => h?.stop());
 
@@ -25,7 +25,7 @@ describe('viewer: time travel and deep links', () => {
     await page.keyboard.press('Home');
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     await page.waitForURL((u) => u.searchParams.get('as_of') === target.id);
-    await page.waitForFunction('document.querySelectorAll("[role=treeitem]").length === 3');
+    await waitForRows(page, 3);
     expect(await treeNames()).toEqual([
       'Refactor the billing service',
       'Map the modules',
@@ -42,7 +42,7 @@ describe('viewer: time travel and deep links', () => {
   it('goes back to the present with Live', async () => {
     await page.click('.scrubber button');
     await page.waitForURL((u) => !u.searchParams.has('as_of'));
-    await page.waitForFunction('document.querySelectorAll("[role=treeitem]").length === 7');
+    await waitForRows(page, 7);
     await page.locator('.live-badge.live').waitFor();
   });
 
@@ -72,6 +72,6 @@ describe('viewer: time travel and deep links', () => {
     expect(await other.locator('[role=alert]').innerText()).toContain(
       'That moment cannot be shown',
     );
-    await other.waitForFunction('document.querySelectorAll("[role=treeitem]").length === 7');
+    await waitForRows(other, 7);
   });
 });

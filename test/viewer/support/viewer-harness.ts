@@ -58,3 +58,14 @@ export class ViewerHarness {
     await this.api.stop();
   }
 }
+
+/** Waits until the tree shows exactly `n` rows. */
+export async function waitForRows(page: Page, n: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await page.locator('[role=treeitem]').count();
+    if (rows === n) return;
+    if (Date.now() > deadline) throw new Error(`the tree shows ${rows} rows, not ${n}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

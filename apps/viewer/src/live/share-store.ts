@@ -130,8 +130,11 @@ export class ShareStore {
     } catch (err) {
       if (no !== this.loadNo) return;
       if (err instanceof GraphHistoryError && moment !== null && err.status !== 401) {
-        this.error = `That moment cannot be shown: ${err.message} Showing the share live.`;
-        return this.show(null);
+        const note = `That moment cannot be shown: ${err.message} Showing the share live.`;
+        await this.show(null);
+        this.error = note; // after the live read, which clears earlier errors
+        this.notify();
+        return;
       }
       return this.fail(err);
     } finally {

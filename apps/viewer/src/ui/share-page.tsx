@@ -141,7 +141,8 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
     setScrubIndex(null);
     void store.show(null);
   };
-  const momentIndex = store.live ? null : (scrubIndex ?? store.position(momentId));
+  // while dragging, the slider holds its own position until the moment is read
+  const momentIndex = scrubIndex ?? (store.live ? null : store.position(momentId));
 
   const title = tree.nodes.find((n) => n.kind === 'session' && n.title)?.title ?? graphId;
   useEffect(() => {
