@@ -13,12 +13,3 @@ export type { Blocked, Graph, Node, NodeState, TaskCounts };
 export type GraphEvent = Event;
 /** A node with the items the node panel shows. */
 export type NodeDetail = ExpandedNode<'tasks' | 'spawns' | 'waits' | 'messages'>;
-
-export const NODE_STATES: readonly NodeState[] = [
-  'working',
-  'input_required',
-  'idle',
-  'completed',
-  'failed',
-  'canceled',
-];

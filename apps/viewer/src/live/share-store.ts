@@ -34,6 +34,8 @@ export class ShareStore {
   private listeners = new Set<() => void>();
   private stopFollow = new AbortController();
   private loadNo = 0;
+  /** Called when the first load painted its first page of nodes. */
+  private painted: () => void = () => undefined;
   /** Serialises the handling of live batches. */
   private chain: Promise<void> = Promise.resolve();
 
@@ -64,7 +66,10 @@ export class ShareStore {
     this.stopFollow.abort();
     this.stopFollow = new AbortController();
     const signal = this.stopFollow.signal;
+    // the retained events are read once the first rows are painted, so they do not slow them
+    const painted = new Promise<void>((resolve) => (this.painted = resolve));
     const shown = this.show(moment, true);
+    await Promise.race([painted, shown]);
     try {
       this.setEvents(await this.api.events(this.graphId));
     } catch (err) {
@@ -115,6 +120,7 @@ export class ShareStore {
           pages = pages.concat(page);
           this.tree = new NodeTree(pages);
           this.notify();
+          this.painted();
         }),
       ]);
       if (no !== this.loadNo) return;

@@ -1,4 +1,4 @@
-import { NODE_STATES, type Graph } from '../api/types';
+import type { Graph, NodeState } from '../api/types';
 import { count, dateTime, plural, stateLabel } from '../model/format';
 
 /** Counts by state at the moment shown, and the span of history held. */
@@ -12,7 +12,7 @@ export function CountsBar({ graph: g }: { graph: Graph }) {
           <strong>{count(c.nodes)}</strong> {plural(c.nodes, 'node')} ({count(c.sessions)}{' '}
           {plural(c.sessions, 'session')}, {count(c.agents)} {plural(c.agents, 'agent')})
         </li>
-        {NODE_STATES.map((s) => (
+        {(Object.keys(c.by_state) as NodeState[]).map((s) => (
           <li key={s} class={`chip s-${s}${c.by_state[s] ? '' : ' zero'}`}>
             <span class="dot" aria-hidden="true" />
             <strong>{count(c.by_state[s])}</strong> {stateLabel(s)}

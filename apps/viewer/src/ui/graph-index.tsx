@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ShareApi } from '../api/share-api';
-import { NODE_STATES, type Graph } from '../api/types';
+import type { Graph, NodeState } from '../api/types';
 import { count, dateTime, stateLabel } from '../model/format';
 import { SignOut } from './sign-out';
 
@@ -53,12 +53,14 @@ export function GraphIndex({ api }: { api: ShareApi }) {
                   <td>{dateTime(g.last_event)}</td>
                   <td class="num">{count(g.counts.nodes)}</td>
                   <td>
-                    {NODE_STATES.filter((s) => g.counts.by_state[s]).map((s) => (
-                      <span key={s} class={`state s-${s}`}>
-                        <span class="dot" aria-hidden="true" />
-                        {g.counts.by_state[s]} {stateLabel(s)}{' '}
-                      </span>
-                    ))}
+                    {(Object.keys(g.counts.by_state) as NodeState[])
+                      .filter((s) => g.counts.by_state[s])
+                      .map((s) => (
+                        <span key={s} class={`state s-${s}`}>
+                          <span class="dot" aria-hidden="true" />
+                          {g.counts.by_state[s]} {stateLabel(s)}{' '}
+                        </span>
+                      ))}
                   </td>
                   <td class="num">{count(g.retention.event_count)}</td>
                 </tr>

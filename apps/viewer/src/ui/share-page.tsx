@@ -104,9 +104,30 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
     return new Set(e ? e.changes.map((c) => c.node_id) : []);
   }, [eventId, store.events]);
 
+  // names of nodes the moment shown does not hold (created later), from the events creating them
+  const createdNames = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const e of store.events)
+      for (const c of e.changes)
+        if (c.created) {
+          const f = Object.fromEntries(Object.entries(c.fields).map(([k, v]) => [k, v.to]));
+          names.set(
+            c.node_id,
+            nodeName({
+              kind: 'agent',
+              title: null,
+              purpose: null,
+              agent_type: null,
+              provider_ref: c.node_id,
+              ...f,
+            }),
+          );
+        }
+    return names;
+  }, [store.events]);
   const nameOf = (id: string) => {
     const n = tree.byId.get(id);
-    return n ? nodeName(n) : id;
+    return n ? nodeName(n) : (createdNames.get(id) ?? id);
   };
 
   const open = (id: string) => {
