@@ -20,9 +20,9 @@ import { testQueuePrefix } from '../support/redis-keys';
  * with free ports and a scratch DATA_DIR in the environment (so it neither collides with a
  * running service nor touches `.data`), the placeholders `sk_live_…` and the default ports
  * replaced by the real key and ports. A block that runs `pnpm start` runs in the background until
- * its banner is printed and is stopped with Ctrl-C at the end. Not run here: `pnpm test`, which is
- * this suite (it must be the command `.ci/run` runs), and the benchmarks (`pnpm bench:*`, minutes
- * of load each; they check their own targets).
+ * its banner is printed and is stopped with Ctrl-C at the end; blocks that read `~/.claude` get a
+ * scratch home holding one real transcript. Not run here: `pnpm test`, which is this suite (it
+ * must be the command `.ci/run` runs). The benchmarks are a table, not command blocks.
  */
 const REPO = path.resolve(__dirname, '../..');
 const README = readFileSync(path.join(REPO, 'README.md'), 'utf8');
@@ -38,7 +38,6 @@ const blocks: Block[] = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m
   text: m[1]!,
 }));
 const isSuite = (b: Block) => b.text.trim() === 'pnpm test';
-const isBench = (b: Block) => /\bpnpm bench:/.test(b.text);
 const isServer = (b: Block) => /\bpnpm start\b/.test(b.text);
 /** Blocks that read `~/.claude`: they run with a scratch home holding one real transcript. */
 const readsClaudeHome = (b: Block) => /\bgraph-history (watch|hooks)\b/.test(b.text);
@@ -107,7 +106,7 @@ describe('README.md command blocks', () => {
     expect(ci.at(-1)).toBe('pnpm test');
   });
 
-  for (const block of blocks.filter((b) => !isSuite(b) && !isBench(b))) {
+  for (const block of blocks.filter((b) => !isSuite(b))) {
     const name = `line ${block.line}: ${block.text.trim().split('\n').join(' ; ')}`;
 
     if (isServer(block)) {

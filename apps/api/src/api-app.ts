@@ -9,6 +9,7 @@ import { refuseOtherMethods } from './http/read-only-methods';
 import { ApiMetrics } from './ops/api-metrics';
 import { publicBaseUrl } from './public-urls';
 import { FairShare } from './rate-limit/fair-share';
+import { VIEWER_FORM_PATHS } from './viewer/viewer-form-paths';
 
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
@@ -18,7 +19,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   // platform-fastify types the raw request as its own alias of IncomingMessage: same object
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
   http.install(fastify);
-  refuseOtherMethods(fastify, docBase);
+  refuseOtherMethods(fastify, docBase, VIEWER_FORM_PATHS);
   // before the ETag hook, which empties 304 bodies: a request costs what it built
   const ready: { fairShare?: FairShare } = {};
   fastify.addHook('onSend', (req, reply, payload, done) => {

@@ -8,6 +8,7 @@ import {
   GraphReadRepository,
   NodeItemsRepository,
   NodeReadRepository,
+  ViewerSessionRepository,
 } from '@graph-history/db';
 import { CoreModule, DB, loggerParams } from '@graph-history/http';
 import { MomentService } from './as-of/moment.service';
@@ -31,8 +32,12 @@ import { OpenApiController } from './openapi/openapi.controller';
 import { ApiMetrics } from './ops/api-metrics';
 import { HealthController } from './ops/health.controller';
 import { rateLimitProviders } from './rate-limit/rate-limit.providers';
+import { RequestPrincipalService } from './http/request-principal.service';
+import { ViewerSessionService } from './viewer/session/viewer-session.service';
+import { SignInController } from './viewer/sign-in.controller';
+import { ViewerAssets } from './viewer/viewer-assets';
+import { ViewerAssetsController } from './viewer/viewer-assets.controller';
 import { ViewerController } from './viewer/viewer.controller';
-import { ViewerService } from './viewer/viewer.service';
 
 export interface ApiModuleOptions {
   config: Config;
@@ -74,6 +79,8 @@ export class ApiModule {
         HealthController,
         ViewerController,
         HomeController,
+        ViewerAssetsController,
+        SignInController,
       ],
       providers: [
         ...[
@@ -82,6 +89,7 @@ export class ApiModule {
           NodeReadRepository,
           NodeItemsRepository,
           DatabaseHealthRepository,
+          ViewerSessionRepository,
         ].map((r) => repository(r)),
         { provide: ApiMetrics, useValue: new ApiMetrics() },
         ...rateLimitProviders(o.redisKeyPrefix ?? 'gh:'),
@@ -97,7 +105,9 @@ export class ApiModule {
         NodeReadService,
         NodeListService,
         EventListService,
-        ViewerService,
+        ViewerSessionService,
+        RequestPrincipalService,
+        ViewerAssets,
       ],
     };
   }

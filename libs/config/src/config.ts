@@ -63,6 +63,8 @@ const schema = z.object({
   /** Read API base URL for the CLI's read commands (`graphs`, `tail`). */
   GRAPH_HISTORY_API_URL: z.string().url().default('http://127.0.0.1:3000'),
   GRAPH_HISTORY_KEY: z.string().min(1).optional(),
+  /** How long a viewer sign-in lasts (ms); the session cookie expires with it. */
+  VIEWER_SESSION_TTL_MS: positiveInt.default(43_200_000),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -4,6 +4,7 @@ export * from './prepared-statement';
 export * from './migrate';
 export * from './repositories/account.repository';
 export * from './repositories/api-key.repository';
+export * from './repositories/viewer-session.repository';
 export * from './embedded-postgres';
 export * from './repositories/transaction';
 export * from './repositories/repository';

@@ -26,6 +26,13 @@ export interface ApiKeysTable {
   revoked: number | null;
 }
 
+export interface ViewerSessionsTable {
+  token_hash: Buffer;
+  key_id: string;
+  created: number;
+  expires: number;
+}
+
 export interface GraphDirectoryTable {
   graph_key: string;
   graph_id: Generated<number>;
@@ -141,6 +148,7 @@ export interface MessagesTable {
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  viewer_sessions: ViewerSessionsTable;
   graph_directory: GraphDirectoryTable;
   graphs: GraphsTable;
   inbox: InboxTable;

@@ -89,6 +89,8 @@ export class ApiHarness {
         ...(opts.clientAddress ? { 'x-forwarded-for': opts.clientAddress } : {}),
         ...opts.headers,
       },
+      body: opts.body,
+      redirect: 'manual',
     });
     const body = await r.text();
     let json: unknown;
@@ -110,4 +112,5 @@ export interface RequestOptions {
   key?: string | null;
   headers?: Record<string, string>;
   clientAddress?: string;
+  body?: string;
 }

@@ -3,12 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Config } from '@graph-history/config';
 import { CONFIG, toEnvelope } from '@graph-history/http';
 import { publicBaseUrl } from '../public-urls';
+import { ViewerAssets } from './viewer-assets';
 import { viewerErrorPage } from './viewer-error-page';
 import { VIEWER_CHALLENGE, VIEWER_HEADERS } from './viewer-shell';
 
 /**
- * The viewer's errors: the API's statuses and error fields, as an HTML page; a 401 challenges for
- * Basic credentials, the only kind a browser can send.
+ * The viewer's errors: the API's statuses and error fields, as an HTML page; a 401 (a script's
+ * wrong key) challenges for Basic credentials.
  */
 @Catch()
 @Injectable()
@@ -16,7 +17,10 @@ export class ViewerErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
   private readonly docBase: string;
 
-  constructor(@Inject(CONFIG) config: Config) {
+  constructor(
+    @Inject(CONFIG) config: Config,
+    private readonly assets: ViewerAssets,
+  ) {
     this.docBase = publicBaseUrl(config);
   }
 
@@ -39,6 +43,6 @@ export class ViewerErrorFilter implements ExceptionFilter {
         ...VIEWER_HEADERS,
         ...(e.status === 401 ? { 'WWW-Authenticate': VIEWER_CHALLENGE } : {}),
       })
-      .send(viewerErrorPage(e.status, e.body.error, requestId));
+      .send(viewerErrorPage(this.assets.base, e.status, e.body.error, requestId));
   }
 }

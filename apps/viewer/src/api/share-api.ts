@@ -1,0 +1,101 @@
+import type { GraphHistory } from '@graph-history/client';
+import type { Graph, GraphEvent, Node, NodeDetail } from './types';
+
+/** Yielded by `follow` when the events after its position were trimmed before it read them. */
+export interface FollowGap {
+  object: 'retention_gap';
+}
+
+/**
+ * Everything the viewer reads, in one small interface over the typed client: the page depends on
+ * this alone.
+ */
+export interface ShareApi {
+  listGraphs(): Promise<Graph[]>;
+  /** The graph now, or as of an event id or a time in ms. */
+  graph(graphId: string, asOf?: string | null): Promise<Graph>;
+  /**
+   * Every node in tree order at a moment (now when null), page by page (`onPage` sees each page
+   * as it comes), and the event they are as of.
+   */
+  treeNodes(
+    graphId: string,
+    asOf: string | null,
+    onPage?: (nodes: Node[]) => void,
+  ): Promise<NodesAt>;
+  /** One node with its tasks, spawns, waits and messages. */
+  node(graphId: string, nodeId: string, asOf: string | null): Promise<NodeDetail>;
+  /** All retained events, oldest first. */
+  events(graphId: string): Promise<GraphEvent[]>;
+  /** Each new event after `after`, in order, until `signal` aborts (conditional polls, ~1 s apart). */
+  follow(
+    graphId: string,
+    after: string | null,
+    signal: AbortSignal,
+  ): AsyncIterable<GraphEvent | FollowGap>;
+}
+
+export interface NodesAt {
+  nodes: Node[];
+  asOfEventId: string | null;
+}
+
+const PAGE = 1_000;
+/** A small first page, so the first rows paint before a big graph has arrived. */
+const FIRST_PAGE = 100;
+/** Polls of an idle share at most this far apart, so new events show within 2 s. */
+const FOLLOW_MAX_INTERVAL_MS = 1_000;
+
+/** A moment for the client: an event id, or a time in ms given as digits. */
+const moment = (asOf: string | null | undefined) =>
+  asOf == null ? undefined : /^\d+$/.test(asOf) ? Number(asOf) : asOf;
+
+export function clientShareApi(client: GraphHistory): ShareApi {
+  return {
+    listGraphs: () => client.graphs.list({ limit: 100 }).toArray({ limit: 1_000 }),
+    graph: (graphId, asOf) => client.graphs.retrieve(graphId, { asOf: moment(asOf) }),
+    async treeNodes(graphId, asOf, onPage) {
+      const first = await client.nodes.list(graphId, {
+        order: 'tree',
+        limit: FIRST_PAGE,
+        asOf: moment(asOf),
+      });
+      const nodes: Node[] = first.data.slice();
+      onPage?.(first.data);
+      const last = nodes[nodes.length - 1];
+      if (first.has_more && last) {
+        const rest = client.nodes.list(graphId, {
+          order: 'tree',
+          limit: PAGE,
+          asOf: first.as_of_event_id ?? undefined,
+          startingAfter: last.id,
+        });
+        let page: Node[] = [];
+        for await (const n of rest) {
+          nodes.push(n);
+          page.push(n);
+          if (page.length === PAGE) {
+            onPage?.(page);
+            page = [];
+          }
+        }
+        if (page.length) onPage?.(page);
+      }
+      return { nodes, asOfEventId: first.as_of_event_id };
+    },
+    node: (graphId, nodeId, asOf) =>
+      client.nodes.retrieve(graphId, nodeId, {
+        asOf: moment(asOf),
+        expand: ['tasks', 'spawns', 'waits', 'messages'],
+      }),
+    events: (graphId) =>
+      client.events.list(graphId, { order: 'asc', limit: PAGE }).toArray({ limit: 10_000 }),
+    follow: (graphId, after, signal) =>
+      client.events.follow(graphId, {
+        after,
+        signal,
+        pageSize: PAGE,
+        maxIntervalMs: FOLLOW_MAX_INTERVAL_MS,
+      }),
+  };
+}

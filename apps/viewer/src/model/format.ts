@@ -1,0 +1,43 @@
+import type { Node } from '../api/types';
+
+/** A node's name: a session's title, an agent's purpose or type, else its provider ref. */
+export const nodeName = (
+  n: Pick<Node, 'kind' | 'title' | 'purpose' | 'agent_type' | 'provider_ref'>,
+): string => (n.kind === 'session' ? n.title : (n.purpose ?? n.agent_type)) ?? n.provider_ref;
+
+export const stateLabel = (s: string): string => s.replace('_', ' ');
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `HH:MM:SS` in local time. */
+export function clock(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in local time. */
+export function dateTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clock(ms)}`;
+}
+
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+export const count = (n: number): string => n.toLocaleString('en-US');
+
+/** A field value of a change, short. */
+export function valueText(v: unknown): string {
+  if (v === null || v === undefined) return '∅';
+  if (typeof v === 'string') return v.length > 80 ? `${v.slice(0, 79)}…` : v;
+  const s = JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+}
+
+export const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
