@@ -39,6 +39,7 @@ describe('GraphReadRepository', () => {
       firstSeq: 1,
       lastEvent: g.applied[3]!.event.created,
       counts: g.applied[3]!.event.counts,
+      applyError: null,
     });
     expect(await repo.findByKey('nope')).toBeNull();
   });
