@@ -107,7 +107,7 @@ describe('KeyRateLimiter leases', () => {
     const { limiterRedis } = await import('../../apps/api/src/rate-limit/limiter-redis');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());
-    const redis = limiterRedis(process.env.REDIS_URL!, degradation);
+    const redis = limiterRedis({ REDIS_URL: process.env.REDIS_URL! }, degradation);
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
       const prefix = `${testRedisKeyPrefix()}lease`;
@@ -152,7 +152,7 @@ describe('KeyRateLimiter leases', () => {
     const { limiterRedis } = await import('../../apps/api/src/rate-limit/limiter-redis');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());
-    const redis = limiterRedis(process.env.REDIS_URL!, degradation);
+    const redis = limiterRedis({ REDIS_URL: process.env.REDIS_URL! }, degradation);
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
       const prefix = `${testRedisKeyPrefix()}concurrent`;

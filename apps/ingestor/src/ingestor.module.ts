@@ -3,7 +3,14 @@ import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
 import { DatabaseHealthRepository, Db, PendingWorkRepository } from '@graph-history/db';
-import { ApiKeyGuard, CONFIG, CoreModule, DB, loggerParams } from '@graph-history/http';
+import {
+  ApiKeyGuard,
+  CONFIG,
+  CoreModule,
+  DB,
+  loggerParams,
+  slotPrefix,
+} from '@graph-history/http';
 import { ApplyJobHandler } from './apply/apply-job.handler';
 import { GraphApplier } from './apply/graph-applier';
 import { EventStore } from './ingest/event-store';
@@ -43,18 +50,18 @@ export class IngestorModule {
         { provide: IngestorMetrics, useFactory: () => new IngestorMetrics() },
         {
           provide: PRODUCER_REDIS,
-          useFactory: (c: Config) => createRedis(c.REDIS_URL, 'producer'),
+          useFactory: (c: Config) => createRedis(c, 'producer'),
           inject: [CONFIG],
         },
         {
           provide: WORKER_REDIS,
-          useFactory: (c: Config) => createRedis(c.REDIS_URL, 'worker'),
+          useFactory: (c: Config) => createRedis(c, 'worker'),
           inject: [CONFIG],
         },
         {
           provide: JobQueues,
           useFactory: (redis: ReturnType<typeof createRedis>, c: Config) =>
-            new JobQueues(redis, c.QUEUE_PREFIX),
+            new JobQueues(redis, slotPrefix(c, c.QUEUE_PREFIX)),
           inject: [PRODUCER_REDIS, CONFIG],
         },
         { provide: EventStore, useFactory: (d: Db) => new EventStore(d), inject: [DB] },

@@ -14,6 +14,19 @@ const schema = z.object({
     .url()
     .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
     .default('redis://127.0.0.1:6379'),
+  /** A Redis Cluster instead of REDIS_URL: `host:port` of some of its masters, comma-separated. */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((v) => v.split(',').map((n) => n.trim()))
+    .refine(
+      (nodes) =>
+        nodes.every((n) => /^[A-Za-z0-9.-]+:\d{1,5}$/.test(n) && Number(n.split(':')[1]) <= 65535),
+      'must be host:port pairs separated by commas',
+    )
+    .transform((nodes) =>
+      nodes.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })),
+    )
+    .optional(),
   PORT: port.default(3000),
   /** Address the read API and the ingestor listen on; `0.0.0.0` for every interface. */
   HOST: z.string().min(1).default('127.0.0.1'),

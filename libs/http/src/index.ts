@@ -6,6 +6,7 @@ export * from './send-envelope';
 export * from './credentials';
 export * from './principal';
 export * from './auth.service';
+export * from './redis-client';
 export * from './redis-reachable';
 export * from './logger';
 export * from './core.module';

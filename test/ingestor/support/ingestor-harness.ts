@@ -9,13 +9,18 @@ import { createIngestorApp } from '../../../apps/ingestor/src/create-ingestor-ap
 /** A queue prefix of its own, so that tests sharing a Redis server never see each other's jobs. */
 export const uniqueQueuePrefix = testQueuePrefix;
 
-export function testConfig(databaseUrl: string, queuePrefix: string): Config {
+export function testConfig(
+  databaseUrl: string,
+  queuePrefix: string,
+  env: NodeJS.ProcessEnv = {},
+): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL,
     QUEUE_PREFIX: queuePrefix,
     METRICS_TOKEN: TEST_METRICS_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
   });
 }
 
@@ -46,9 +51,10 @@ export async function startIngestor(
   databaseUrl: string,
   queuePrefix: string,
   runWorkers: boolean,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<RunningIngestor> {
   const app = await createIngestorApp({
-    config: testConfig(databaseUrl, queuePrefix),
+    config: testConfig(databaseUrl, queuePrefix, env),
     db,
     runWorkers,
   });

@@ -1,6 +1,5 @@
-import Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { rateLimited } from '@graph-history/http';
+import { rateLimited, RedisClient } from '@graph-history/http';
 import { InsuranceLimiter } from './insurance-limiter';
 import { RateLimitDegradation } from './rate-limit-degradation';
 
@@ -16,7 +15,7 @@ export class AuthFailureLimiter {
   private readonly limiter: RateLimiterRedis;
   private readonly blockedUntil = new Map<string, number>();
 
-  constructor(redis: Redis, keyPrefix: string, degradation: RateLimitDegradation) {
+  constructor(redis: RedisClient, keyPrefix: string, degradation: RateLimitDegradation) {
     const opts = { points: AUTH_FAILURES_PER_WINDOW, duration: AUTH_FAILURE_WINDOW_S };
     this.limiter = new RateLimiterRedis({
       ...opts,

@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import type { RedisClient } from '@graph-history/http';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { InsuranceLimiter } from './insurance-limiter';
 import { RateLimitDegradation } from './rate-limit-degradation';
@@ -45,7 +45,7 @@ export class KeyRateLimiter {
   private readonly leaseSize: number;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly limits: KeyRateLimits,
     keyPrefix: string,
     degradation: RateLimitDegradation,

@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { createRedisClient, RedisClient, RedisTarget } from '@graph-history/http';
 import { RateLimitDegradation } from './rate-limit-degradation';
 
 /**
@@ -6,8 +6,11 @@ import { RateLimitDegradation } from './rate-limit-degradation';
  * slow ones, so a Redis outage costs a request nothing but a switch to the insurance limiter. The
  * API boots and serves while Redis is down; the client keeps reconnecting in the background.
  */
-export function limiterRedis(url: string, degradation: RateLimitDegradation): Redis {
-  const redis = new Redis(url, {
+export function limiterRedis(
+  target: RedisTarget,
+  degradation: RateLimitDegradation,
+): RedisClient {
+  const redis = createRedisClient(target, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 250,

@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { Config } from '@graph-history/config';
-import { CONFIG } from '@graph-history/http';
+import { CONFIG, RedisClient } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { KeyRateLimiter } from './key-rate-limiter';
@@ -17,12 +16,12 @@ export const RATE_LIMIT_PREFIX = Symbol('RATE_LIMIT_PREFIX');
  */
 @Injectable()
 export class LimiterConnections implements OnApplicationShutdown {
-  readonly keys: Redis;
-  readonly failures: Redis;
+  readonly keys: RedisClient;
+  readonly failures: RedisClient;
 
   constructor(@Inject(CONFIG) config: Config, degradation: RateLimitDegradation) {
-    this.keys = limiterRedis(config.REDIS_URL, degradation);
-    this.failures = limiterRedis(config.REDIS_URL, degradation);
+    this.keys = limiterRedis(config, degradation);
+    this.failures = limiterRedis(config, degradation);
   }
 
   onApplicationShutdown(): void {
