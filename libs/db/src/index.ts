@@ -18,3 +18,4 @@ export * from './repositories/graph-read.repository';
 export * from './repositories/event-read.repository';
 export * from './repositories/node-read.repository';
 export * from './repositories/node-items.repository';
+export { isRoot, postgresSystemUser } from './embedded-postgres-root';

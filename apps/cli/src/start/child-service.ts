@@ -9,6 +9,10 @@ export interface ChildCommand {
   user?: { uid: number; gid: number };
 }
 
+/** Children still running, killed if this process exits without stopping them. */
+const live = new Set<ChildProcess>();
+const killLive = () => live.forEach((c) => c.kill('SIGKILL'));
+
 /** A server run as a child process, logging to a file, stopped with SIGTERM then SIGKILL. */
 export class ChildService {
   readonly exited: Promise<number | null>;
@@ -34,7 +38,10 @@ export class ChildService {
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => resolve(signal ? null : code)),
     );
-    process.once('exit', this.killNow);
+    live.add(this.child);
+    if (live.size === 1 && !process.listeners('exit').includes(killLive))
+      process.on('exit', killLive);
+    this.child.once('exit', () => live.delete(this.child));
   }
 
   get pid(): number | undefined {
@@ -53,7 +60,6 @@ export class ChildService {
   /** `signal` (SIGTERM: the apps drain and exit), then SIGKILL after `timeoutMs`. */
   async stop(timeoutMs = 15_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     this.stopping = true;
-    process.removeListener('exit', this.killNow);
     if (!this.running) return;
     this.child.kill(signal);
     const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
@@ -73,8 +79,4 @@ export class ChildService {
       return '';
     }
   }
-
-  private readonly killNow = () => {
-    if (this.running) this.child.kill('SIGKILL');
-  };
 }
