@@ -12,8 +12,8 @@ import { testQueuePrefix } from '../support/redis-keys';
  * running service nor touches `.data`), the placeholders `sk_live_…` and the default ports
  * replaced by the real key and ports. A block that runs `pnpm start` runs in the background until
  * its banner is printed and is stopped with Ctrl-C at the end. Not run here: `pnpm test`, which is
- * this suite (it must be the command `.ci/run` runs), and the benchmarks (`pnpm bench:*`, minutes
- * of load each; they check their own targets).
+ * this suite (it must be the command `.ci/run` runs), the benchmarks (`pnpm bench:*`, minutes
+ * of load each; they check their own targets) and `pnpm fleet`, which `pnpm test:fleet` runs.
  */
 const REPO = path.resolve(__dirname, '../..');
 const README = readFileSync(path.join(REPO, 'README.md'), 'utf8');
@@ -29,7 +29,7 @@ const blocks: Block[] = [...README.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m
   text: m[1]!,
 }));
 const isSuite = (b: Block) => b.text.trim() === 'pnpm test';
-const isBench = (b: Block) => /\bpnpm bench:/.test(b.text);
+const isBench = (b: Block) => /\bpnpm (bench:|fleet\b)/.test(b.text);
 const isServer = (b: Block) => /\bpnpm start\b/.test(b.text);
 
 describe('README.md command blocks', () => {
