@@ -32,7 +32,10 @@ export interface Fleet {
   postgres: PostgresPair;
   redis: RedisCluster;
   apis: AppProcess[];
+  /** Each API replica's own port (127.0.0.1), in the order of `apis`. */
+  apiPorts: number[];
   ingestors: AppProcess[];
+  ingestPorts: number[];
   haproxy: ChildService;
   /** Every process of the fleet. */
   processes(): ChildService[];
@@ -117,7 +120,9 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
       postgres,
       redis,
       apis,
+      apiPorts,
       ingestors,
+      ingestPorts,
       haproxy,
       processes: () => [postgres.primary, postgres.replica, ...redis.servers, ...apps, haproxy],
       stop: stopAll,
