@@ -52,8 +52,12 @@ export function haproxyConfig(services: Balanced[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** HAProxy (Debian's package) in the foreground, with the configuration above. */
-export async function startHaproxy(dir: string, services: Balanced[]): Promise<ChildService> {
+/** HAProxy (Debian's package) in the foreground, with the configuration above (`dir/name.cfg`). */
+export async function startHaproxy(
+  dir: string,
+  services: Balanced[],
+  name = 'haproxy',
+): Promise<ChildService> {
   const binary = [
     '/usr/sbin/haproxy',
     ...(process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, 'haproxy')),
@@ -62,11 +66,8 @@ export async function startHaproxy(dir: string, services: Balanced[]): Promise<C
     throw new CliError(
       'The fleet needs HAProxy: install it (`apt-get install haproxy`) or use docker-compose.fleet.yml.',
     );
-  const file = path.join(dir, 'haproxy.cfg');
+  const file = path.join(dir, `${name}.cfg`);
   await writeFile(file, haproxyConfig(services));
-  return new ChildService(
-    'haproxy',
-    { file: binary, args: ['-f', file, '-db'] },
-    path.join(dir, 'logs', 'haproxy.log'),
-  );
+  const log = path.join(dir, 'logs', `${name}.log`);
+  return new ChildService(name, { file: binary, args: ['-f', file, '-db'] }, log);
 }
