@@ -150,6 +150,46 @@ describe('fleet', () => {
     await expectAppliedOnce(admin.db, run.graphKey, run.events);
   });
 
+  it('loses nothing acknowledged when a Redis master dies, and catches up once it is back', async () => {
+    const run = simulate({
+      graphs: 1,
+      events: 600,
+      seed: 'fleet-redis',
+      graphKeyPrefix: 'fleet-redis',
+    })[0]!;
+    const client = new IngestClient({ url: fleet.ingestUrl, key: fleet.key, baseDelayMs: 100 });
+    await client.send(run.graphKey, run.events.slice(0, 200));
+    fleet.redis.servers[0]!.signal('SIGKILL');
+    await new Promise((r) => setTimeout(r, 3_000)); // past cluster-node-timeout: the cluster is down
+    // reads go on (rate limits per process meanwhile); ingest stores what it acknowledges
+    const read = await get(fleet.apiUrl, `/api/v1/graphs/gph_${graph.graphKey}`, fleet.key);
+    expect(read.status).toBe(200);
+    const sending = (async () => {
+      for (let i = 200; i < run.events.length; i += 100)
+        await client.send(run.graphKey, run.events.slice(i, i + 100));
+    })();
+    await new Promise((r) => setTimeout(r, 2_000));
+    const master = fleet.redis.restart(0);
+    try {
+      await sending;
+      await waitFor(
+        'every event applied once the master is back',
+        async () => {
+          const g = await admin.db
+            .selectFrom('graphs')
+            .select(['applied_seq'])
+            .where('graph_key', '=', run.graphKey)
+            .executeTakeFirst();
+          return g?.applied_seq === run.events.length;
+        },
+        60_000,
+      );
+      await expectAppliedOnce(admin.db, run.graphKey, run.events);
+    } finally {
+      await master.stop(5_000);
+    }
+  });
+
   it('answers no 5xx once the health check of a killed API replica has failed', async () => {
     const keys = await Promise.all(Array.from({ length: 10 }, () => admin.newKey()));
     const results: { at: number; status: number }[] = [];

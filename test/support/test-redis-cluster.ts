@@ -5,7 +5,6 @@ import { RedisCluster, startRedisCluster } from '@graph-history/cli/fleet/redis-
 import { freePort } from './free-port';
 
 export interface TestRedisCluster extends RedisCluster {
-  ports: number[];
   dir: string;
 }
 
@@ -21,7 +20,6 @@ export async function startTestRedisCluster(): Promise<TestRedisCluster> {
   const cluster = await startRedisCluster(ports, dir);
   return {
     ...cluster,
-    ports,
     dir,
     stop: async () => {
       await cluster.stop();

@@ -10,7 +10,10 @@ const run = promisify(execFile);
 export interface RedisCluster {
   /** `host:port` of each master, comma-separated: a REDIS_CLUSTER_NODES value. */
   nodes: string;
+  ports: number[];
   servers: ChildService[];
+  /** Starts the master of `ports[i]` again after a fault, with its files; stopped by the caller. */
+  restart(i: number): ChildService;
   stop(): Promise<void>;
 }
 
@@ -27,9 +30,8 @@ export async function startRedisCluster(ports: number[], dir: string): Promise<R
   };
   try {
     for (const port of ports) {
-      const nodeDir = path.join(dir, `redis-${port}`);
-      await mkdir(nodeDir, { recursive: true });
-      servers.push(new ChildService(`redis ${port}`, redisNode(port, nodeDir), `${nodeDir}.log`));
+      await mkdir(path.join(dir, `redis-${port}`), { recursive: true });
+      servers.push(serve(port, dir));
     }
     for (const port of ports) await waitFor(() => answers(port, 'PING', 'PONG'), port, servers);
     const addresses = ports.map((p) => `127.0.0.1:${p}`);
@@ -46,15 +48,21 @@ export async function startRedisCluster(ports: number[], dir: string): Promise<R
     });
     for (const port of ports)
       await waitFor(() => answers(port, 'CLUSTER INFO', 'cluster_state:ok'), port, servers);
-    return { nodes: addresses.join(','), servers, stop };
+    const restart = (i: number) => serve(ports[i]!, dir);
+    return { nodes: addresses.join(','), ports, servers, restart, stop };
   } catch (err) {
     await stop();
     throw err;
   }
 }
 
-/** Starts one master (e.g. again after a fault) with the files of `dir`. */
-export const redisNode = (port: number, nodeDir: string) => ({
+/** One master, its files in `dir/redis-<port>`. */
+function serve(port: number, dir: string): ChildService {
+  const nodeDir = path.join(dir, `redis-${port}`);
+  return new ChildService(`redis ${port}`, redisNode(port, nodeDir), `${nodeDir}.log`);
+}
+
+const redisNode = (port: number, nodeDir: string) => ({
   file: 'redis-server',
   args: [
     '--bind',
