@@ -1,4 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
+import { NODE_FIELDS, PUBLIC_SCHEMAS } from '@graph-history/domain';
 import { ApiHarness, Res, Json } from './support/api-harness';
 import { EventScript } from './support/watch-events';
 
@@ -107,5 +108,55 @@ describe('read API: OpenAPI document', () => {
       '/api/v1/graphs/{graph_id}/events',
       await h.get('/api/v1/graphs/gph_g/events?expand[]=a.b.c.d.e'),
     );
+  });
+});
+
+/** The public objects' one definition: the document serves it, responses follow its field order. */
+describe('read API: public object schemas', () => {
+  let h: ApiHarness;
+
+  beforeAll(async () => {
+    h = await ApiHarness.start();
+    const s = new EventScript();
+    s.session('s', { title: 't' }).agent('s/a', 's').waitStarted('s', ['s/a'], 'r');
+    await h.seed('g', s.events);
+  });
+  afterAll(() => h.stop());
+
+  it('serves the public object schemas as its components', async () => {
+    const doc = (await h.get('/api/v1/openapi.json', { key: null })).json;
+    expect(doc.components.schemas).toEqual(JSON.parse(JSON.stringify(PUBLIC_SCHEMAS)));
+  });
+
+  it('writes a Node’s fields in the schema’s order, expansions beside their _id field', async () => {
+    const list = await h.get('/api/v1/graphs/gph_g/nodes?limit=1');
+    const [root] = list.json.data;
+    const r = await h.get(
+      `/api/v1/graphs/gph_g/nodes/${root.id}?expand[]=session&expand[]=root&expand[]=blocked.on&expand[]=children`,
+    );
+    const keys = Object.keys(r.json);
+    expect(keys).toEqual(NODE_FIELDS.filter((f) => f in r.json));
+    expect(keys.slice(keys.indexOf('root_id'), keys.indexOf('root_id') + 4)).toEqual([
+      'root_id',
+      'root',
+      'session_id',
+      'session',
+    ]);
+    expect(Object.keys(r.json.blocked)).toEqual([
+      'on_ids',
+      'on',
+      'starting',
+      'node_count',
+      'open_tasks',
+      'cycle',
+    ]);
+    expect(Object.keys(list.json)).toEqual(Object.keys(PUBLIC_SCHEMAS.NodeList.properties));
+  });
+
+  it('writes a Graph’s and an Event’s fields in the schema’s order', async () => {
+    const graph = await h.get('/api/v1/graphs/gph_g');
+    expect(Object.keys(graph.json)).toEqual(Object.keys(PUBLIC_SCHEMAS.Graph.properties));
+    const events = await h.get('/api/v1/graphs/gph_g/events?limit=1&expand[]=data.node');
+    expect(Object.keys(events.json.data[0])).toEqual(Object.keys(PUBLIC_SCHEMAS.Event.properties));
   });
 });

@@ -1,14 +1,13 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool } from 'pg';
-import { createDb, Database, PreparedStatement } from '@graph-history/db';
+import { createDb, Database, pgArg, PreparedStatement } from '@graph-history/db';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /** The read repositories' hot statements: planned once per pooled connection. */
 describe('PreparedStatement', () => {
   let t: TestDatabase;
-  const doubled = new PreparedStatement<{ n: number }>(
-    'gh_test_doubled',
-    'select $1::int * 2 as n',
+  const doubled = new PreparedStatement('gh_test_doubled', { x: pgArg<number>('int') }, (db, arg) =>
+    db.selectNoFrom((eb) => eb(arg.x, '*', sql.lit(2)).as('n')),
   );
 
   beforeAll(async () => {
@@ -19,11 +18,12 @@ describe('PreparedStatement', () => {
   it('runs as a named prepared statement on a Db made by createDb', async () => {
     const db = createDb(t.url, { max: 1 });
     try {
-      expect(await doubled.rows(db, [21])).toEqual([{ n: 42 }]);
-      expect(await doubled.rows(db, [4])).toEqual([{ n: 8 }]);
+      expect(await doubled.rows(db, { x: 21 })).toEqual([{ n: 42 }]);
+      expect(await doubled.rows(db, { x: 4 })).toEqual([{ n: 8 }]);
       // one pooled connection: the statement it prepared is still there for the next call
       const { rows } = await sql`select name, statement from pg_prepared_statements`.execute(db);
-      expect(rows).toEqual([{ name: 'gh_test_doubled', statement: 'select $1::int * 2 as n' }]);
+      expect(rows).toEqual([{ name: 'gh_test_doubled', statement: doubled.text }]);
+      expect(doubled.text).toBe('select cast($1 as int) * 2 as "n"');
     } finally {
       await db.destroy();
     }
@@ -34,7 +34,7 @@ describe('PreparedStatement', () => {
       dialect: new PostgresDialect({ pool: new Pool({ connectionString: t.url, max: 1 }) }),
     });
     try {
-      expect(await doubled.rows(db, [5])).toEqual([{ n: 10 }]);
+      expect(await doubled.rows(db, { x: 5 })).toEqual([{ n: 10 }]);
       const { rows } = await sql`select name from pg_prepared_statements`.execute(db);
       expect(rows).toEqual([]);
     } finally {
@@ -43,6 +43,9 @@ describe('PreparedStatement', () => {
   });
 
   it('refuses a second statement under a name already used', () => {
-    expect(() => new PreparedStatement('gh_test_doubled', 'select 1')).toThrow(/gh_test_doubled/);
+    expect(
+      () =>
+        new PreparedStatement('gh_test_doubled', {}, (db) => db.selectNoFrom(sql.lit(1).as('n'))),
+    ).toThrow(/gh_test_doubled/);
   });
 });

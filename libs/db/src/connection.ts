@@ -1,10 +1,18 @@
 import { Kysely, PostgresDialect } from 'kysely';
-import { Pool, PoolConfig, types } from 'pg';
+import { Pool, PoolConfig, types, type CustomTypesConfig } from 'pg';
 import { registerPool } from './prepared-statement';
 import { Database } from './schema';
 
-// bigint columns hold ms timestamps and sequence numbers, all far below 2^53.
-types.setTypeParser(types.builtins.INT8, (v) => Number(v));
+/**
+ * This pool's type parsers: bigint columns hold ms timestamps and sequence numbers, all far below
+ * 2^53, so they come back as numbers (pg's global parsers stay untouched).
+ */
+const pgTypes: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === types.builtins.INT8 && format !== 'binary'
+      ? (v: string) => Number(v)
+      : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+};
 
 export type Db = Kysely<Database>;
 
@@ -19,7 +27,7 @@ const logIdleError = (err: Error): void => {
 
 export function createDb(connectionString: string, options: DbOptions = {}): Db {
   const { onIdleError = logIdleError, ...pool } = options;
-  const pgPool = new Pool({ connectionString, max: 10, ...pool });
+  const pgPool = new Pool({ connectionString, max: 10, types: pgTypes, ...pool });
   // Without a listener, an idle client's error would crash the process.
   pgPool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });

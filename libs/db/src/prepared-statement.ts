@@ -1,6 +1,17 @@
-import { CompiledQuery } from 'kysely';
-import type { Pool, QueryResultRow } from 'pg';
+import {
+  CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+  type Compilable,
+  type RawBuilder,
+} from 'kysely';
+import type { Pool } from 'pg';
 import type { Db } from './connection';
+import type { Database } from './schema';
 
 const pools = new WeakMap<Db, Pool>();
 const names = new Set<string>();
@@ -10,25 +21,67 @@ export function registerPool(db: Db, pool: Pool): void {
   pools.set(db, pool);
 }
 
+/** Compiles queries to SQL text; it never connects. */
+const compiler = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/** Where a statement's argument goes among its parameters. */
+class Arg {
+  constructor(readonly name: string) {}
+}
+
+/** A statement argument's Postgres type, carrying its TypeScript type. */
+export interface ArgType<T> {
+  pgType: string;
+  /** Never set: holds `T` for inference. */
+  value?: T;
+}
+
+export const pgArg = <T>(pgType: string): ArgType<T> => ({ pgType });
+
+type ArgTypes = Record<string, ArgType<unknown>>;
+type ArgValues<S extends ArgTypes> = { [K in keyof S]: S[K] extends ArgType<infer T> ? T : never };
+type ArgRefs<S extends ArgTypes> = { [K in keyof S]: RawBuilder<ArgValues<S>[K]> };
+
 /**
  * A hot read statement that Postgres parses and plans once per pooled connection (a named
  * prepared statement) instead of on every call as it does for Kysely's queries: for small,
- * index-only lookups planning costs several times the execution. `text` uses $1… placeholders
- * and must never change for a name (pg refuses a second text under a name on a connection).
- * On a Db that createDb did not make, the statement runs unprepared through Kysely.
+ * index-only lookups planning costs several times the execution. It is a Kysely query, compiled
+ * once, whose arguments (named, with their Postgres types) are placeholders in it: columns and
+ * row type come from the query. On a Db that createDb did not make, the statement runs unprepared through Kysely.
  */
-export class PreparedStatement<R extends QueryResultRow> {
+export class PreparedStatement<S extends ArgTypes, R> {
+  readonly text: string;
+  private readonly parameters: readonly unknown[];
+
   constructor(
     readonly name: string,
-    readonly text: string,
+    argTypes: S,
+    build: (db: Kysely<Database>, args: ArgRefs<S>) => Compilable<R>,
   ) {
     if (names.has(name)) throw new Error(`Two prepared statements are named ${name}.`);
     names.add(name);
+    const refs = Object.fromEntries(
+      Object.entries(argTypes).map(([n, t]) => [
+        n,
+        sql`cast(${new Arg(n)} as ${sql.raw(t.pgType)})`,
+      ]),
+    ) as ArgRefs<S>;
+    const compiled = build(compiler, refs).compile();
+    this.text = compiled.sql;
+    this.parameters = compiled.parameters;
   }
 
-  async rows(db: Db, values: unknown[]): Promise<R[]> {
+  async rows(db: Db, args: ArgValues<S>): Promise<R[]> {
+    const values = this.parameters.map((p) => (p instanceof Arg ? args[p.name] : p));
     const pool = pools.get(db);
     if (!pool) return (await db.executeQuery<R>(CompiledQuery.raw(this.text, values))).rows;
-    return (await pool.query<R>({ name: this.name, text: this.text, values })).rows;
+    return (await pool.query({ name: this.name, text: this.text, values })).rows as R[];
   }
 }

@@ -1,8 +1,8 @@
 import { ColumnType, Generated } from 'kysely';
 import type {
   EventSource,
-  NodeRecord,
   StoredGraphCounts,
+  StoredNodeRecord,
   TaskItem,
   ChangeEntry,
 } from '@graph-history/domain';
@@ -90,7 +90,8 @@ export interface NodeVersionsTable {
   kind: 'session' | 'agent';
   state: string;
   last_event: number;
-  rec: Json<NodeRecord>;
+  /** Read through fromStoredNodeRecord, written through toStoredNodeRecord. */
+  rec: Json<StoredNodeRecord>;
 }
 
 export interface TaskSnapshotsTable {

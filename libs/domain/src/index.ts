@@ -9,3 +9,5 @@ export * from './watch-event';
 export * from './api-keys';
 export * from './public-node';
 export * from './reducer';
+export * from './public';
+export * from './node-record-version';

@@ -47,7 +47,8 @@ export interface BlockedRecord {
 
 /**
  * A node as the reducer keeps it and as a version row stores it (`rec` column). Node references
- * are internal numbers within the graph; `toPublicNode` turns it into the read API's Node.
+ * are internal numbers within the graph; `toPublicNode` turns it into the read API's Node
+ * (`NodeSchema`).
  */
 export interface NodeRecord {
   no: number;
@@ -81,43 +82,4 @@ export interface NodeRecord {
   backgroundAgentCount: number;
   taskCounts: TaskCounts;
   blocked: BlockedRecord | null;
-}
-
-/** The read API's Node fields that are stored (everything but `object`, `as_of_event_id`, `stale`). */
-export interface PublicNodeFields {
-  id: string;
-  graph_id: string;
-  provider_ref: string;
-  provider: string;
-  kind: NodeKind;
-  parent_id: string | null;
-  root_id: string;
-  session_id: string;
-  requested_by_id: string | null;
-  depth: number;
-  state: NodeState;
-  attention: Attention | null;
-  title: string | null;
-  summary: string | null;
-  headline: string | null;
-  purpose: string | null;
-  agent_type: string | null;
-  background: boolean | null;
-  link_method: LinkMethod | null;
-  spawn_call_id: string | null;
-  cwd: string | null;
-  created: number;
-  ended: number | null;
-  last_event: number;
-  child_count: number;
-  descendant_count: number;
-  background_agent_count: number;
-  task_counts: TaskCounts;
-  blocked: {
-    on_ids: string[];
-    starting: number;
-    node_count: number;
-    open_tasks: number;
-    cycle: boolean;
-  } | null;
 }

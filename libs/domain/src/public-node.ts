@@ -1,5 +1,6 @@
 import { graphPublicId, nodeId } from './ids';
-import { NodeRecord, PublicNodeFields } from './node';
+import { NodeRecord } from './node';
+import { PublicNodeFields } from './public/node.schema';
 
 export type PublicNodeBody = Omit<PublicNodeFields, 'graph_id'>;
 

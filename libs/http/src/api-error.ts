@@ -1,10 +1,8 @@
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'rate_limit_error'
-  | 'api_error';
+import type { ErrorEnvelope } from '@graph-history/domain';
+/** The envelope's `type` values (`ErrorSchema`, the one definition of the error envelope). */
+export type ErrorType = ErrorEnvelope['error']['type'];
 
+/** The envelope's `error`, open to the extra fields some codes add. */
 export interface ErrorBody {
   type: ErrorType;
   code: string;

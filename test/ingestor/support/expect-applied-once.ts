@@ -1,4 +1,9 @@
-import { applyEvent, createGraphState, WatchEvent } from '@graph-history/domain';
+import {
+  applyEvent,
+  createGraphState,
+  fromStoredNodeRecord,
+  WatchEvent,
+} from '@graph-history/domain';
 import { Db } from '@graph-history/db';
 
 /**
@@ -47,7 +52,7 @@ export async function expectAppliedOnce(
     .orderBy('node_no')
     .orderBy('valid_from', 'desc')
     .execute();
-  expect(current.map((r) => r.rec)).toEqual(
+  expect(current.map((r) => fromStoredNodeRecord(r.rec))).toEqual(
     [...expected.nodes.values()].sort((a, b) => a.no - b.no),
   );
 }

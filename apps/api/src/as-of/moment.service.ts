@@ -6,24 +6,40 @@ import { outsideRetention } from '../api-errors';
 import { AsOf } from './as-of';
 import { Moment } from './moment';
 
-/** Resolves `as_of` against a graph's retained history (decisions.md, "as_of"). */
+/**
+ * What a read fetched with its graph row, as of the event asked for (or the newest): the sequence
+ * it read at and the `created` of the event after it (null when it is the newest).
+ */
+export interface Prefetched {
+  seq: number;
+  nextCreated: number | null;
+}
+
+/** Resolves `as_of` against a graph's retained history (decisions.md, "as_of"); the one place. */
 @Injectable()
 export class MomentService {
   constructor(private readonly events: EventReadRepository) {}
 
-  async resolve(graph: GraphRow, asOf: AsOf, now: number): Promise<Moment> {
+  /** The moment `asOf` names; `prefetched` saves the next event's lookup when it read that event. */
+  async resolve(
+    graph: GraphRow,
+    asOf: AsOf,
+    now: number,
+    prefetched?: Prefetched,
+  ): Promise<Moment> {
     const { graphId, appliedSeq } = graph;
     switch (asOf.kind) {
       case 'now':
         return this.known(graph, asOf, now, null);
       case 'event': {
         const seq = this.checkEvent(graph, asOf.graphId, asOf.seq, asOf.id, 'as_of');
-        return this.known(
-          graph,
-          asOf,
-          now,
-          seq === appliedSeq ? null : await this.events.createdAt(graphId, seq + 1),
-        );
+        const nextCreated =
+          seq === appliedSeq
+            ? null
+            : prefetched?.seq === seq
+              ? prefetched.nextCreated
+              : await this.events.createdAt(graphId, seq + 1);
+        return this.known(graph, asOf, now, nextCreated);
       }
       case 'time': {
         if (asOf.time > now) {
@@ -52,7 +68,7 @@ export class MomentService {
    * Now, or an event id, when the next event's `created` is already known (null for the newest):
    * the read is judged at that instant, or now for the newest event.
    */
-  known(
+  private known(
     graph: GraphRow,
     asOf: Exclude<AsOf, { kind: 'time' }>,
     now: number,

@@ -1,8 +1,15 @@
-import { eventId, graphPublicId, nodeId, type ChangeEntry } from '@graph-history/domain';
+import {
+  eventId,
+  graphPublicId,
+  NODE_FIELDS,
+  nodeId,
+  type ChangeEntry,
+  type PublicEvent,
+  type PublicNode,
+} from '@graph-history/domain';
 import type { EventRow, GraphRow } from '@graph-history/db';
-import { NODE_FIELD_ORDER } from '../nodes/node-field-order';
 
-const rank = new Map<string, number>(NODE_FIELD_ORDER.map((f, i) => [f, i]));
+const rank = new Map<string, number>(NODE_FIELDS.map((f, i) => [f, i]));
 const byNodeFieldOrder = (a: string, b: string) =>
   (rank.get(a) ?? 999) - (rank.get(b) ?? 999) || (a < b ? -1 : 1);
 
@@ -22,8 +29,8 @@ const presentChanges = (changes: ChangeEntry[]) =>
 export function presentEvent(
   graph: Pick<GraphRow, 'graphId' | 'graphKey'>,
   e: EventRow,
-  node?: unknown,
-): Record<string, unknown> {
+  node?: PublicNode | null,
+): PublicEvent {
   return {
     id: eventId(graph.graphId, e.seq),
     object: 'event',

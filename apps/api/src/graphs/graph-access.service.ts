@@ -14,10 +14,26 @@ export class GraphAccessService {
     return this.check(principal, key === null ? null : await this.graphs.findByKey(key), graphId);
   }
 
+  /**
+   * What `read` finds with its graph by the key `graphId` names (one query for both), if this key
+   * may read that graph.
+   */
+  async readWith<T extends { graph: GraphRow }>(
+    principal: Principal,
+    graphId: string,
+    read: (graphKey: string) => Promise<T | null>,
+  ): Promise<T> {
+    const key = graphKeyFromId(graphId);
+    const row = key === null ? null : await read(key);
+    if (row === null) throw missing(graphId);
+    this.check(principal, row.graph, graphId);
+    return row;
+  }
+
   /** The graph read by `graphId`, if this key may read it. */
   check(principal: Principal, graph: GraphRow | null, graphId: string): GraphRow {
     if (!graph || graph.accountId !== principal.accountId || graph.source !== 'watch') {
-      throw resourceMissing('graph_id', `No such graph: ${quote(graphId)}.`);
+      throw missing(graphId);
     }
     if (!mayReadGraph(principal, graph.graphKey)) {
       throw apiKeyRestricted(
@@ -27,3 +43,6 @@ export class GraphAccessService {
     return graph;
   }
 }
+
+const missing = (graphId: string) =>
+  resourceMissing('graph_id', `No such graph: ${quote(graphId)}.`);

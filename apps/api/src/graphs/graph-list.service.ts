@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { graphKeyFromId, eventId } from '@graph-history/domain';
-import { GraphListPosition, GraphReadRepository, GraphRow } from '@graph-history/db';
-import { mayReadGraph, Principal, resourceMissing } from '@graph-history/http';
+import { GraphListFilter, GraphListPosition, GraphReadRepository } from '@graph-history/db';
+import { Principal, resourceMissing } from '@graph-history/http';
 import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
 import { quote } from '../query/query-values';
 import { GraphListQuery, LAST_EVENT_FILTERS } from './graph-list.query';
@@ -17,22 +17,20 @@ export class GraphListService {
 
   async list(principal: Principal, query: GraphListQuery): Promise<ListEnvelope<unknown>> {
     const { limit, startingAfter, endingBefore } = query.page;
-    const after =
-      startingAfter === undefined
-        ? undefined
-        : await this.cursor(principal, query, startingAfter, 'starting_after');
-    const before =
-      endingBefore === undefined
-        ? undefined
-        : await this.cursor(principal, query, endingBefore, 'ending_before');
-    const rows = await this.graphs.list({
+    const filter: GraphListFilter = {
       accountId: principal.accountId,
       graphKeys: principal.graphKeys,
       lastEvent: query.lastEvent,
-      after,
-      before,
-      limit: limit + 1,
-    });
+    };
+    const after =
+      startingAfter === undefined
+        ? undefined
+        : await this.cursor(filter, startingAfter, 'starting_after');
+    const before =
+      endingBefore === undefined
+        ? undefined
+        : await this.cursor(filter, endingBefore, 'ending_before');
+    const rows = await this.graphs.list({ ...filter, after, before, limit: limit + 1 });
     const { data, hasMore } = takePage(rows, limit, before !== undefined);
     const now = Date.now();
     const atNow = data.map((graph) => ({
@@ -51,32 +49,19 @@ export class GraphListService {
     return listEnvelope(url, null, hasMore, items);
   }
 
-  /** A cursor graph must be in the list: readable by the key, with events, within the filters. */
+  /** A cursor graph must be in the list (the repository's filters decide). */
   private async cursor(
-    principal: Principal,
-    query: GraphListQuery,
+    filter: GraphListFilter,
     id: string,
     param: string,
   ): Promise<GraphListPosition> {
     const key = graphKeyFromId(id);
-    const graph: GraphRow | null = key === null ? null : await this.graphs.findByKey(key);
-    const { gt, gte, lt, lte } = query.lastEvent;
-    const t = graph?.lastEvent ?? null;
-    const inList =
-      graph !== null &&
-      t !== null &&
-      graph.accountId === principal.accountId &&
-      graph.source === 'watch' &&
-      mayReadGraph(principal, graph.graphKey) &&
-      (gt === undefined || t > gt) &&
-      (gte === undefined || t >= gte) &&
-      (lt === undefined || t < lt) &&
-      (lte === undefined || t <= lte);
-    if (!inList)
+    const graph = key === null ? null : await this.graphs.findInList(filter, key);
+    if (graph?.lastEvent == null)
       throw resourceMissing(
         param,
         `${quote(id)} is not a graph of this list; pass an id from a page of it.`,
       );
-    return { lastEvent: t, graphKey: graph.graphKey };
+    return { lastEvent: graph.lastEvent, graphKey: graph.graphKey };
   }
 }

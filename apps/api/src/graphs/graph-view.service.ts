@@ -11,7 +11,7 @@ import { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-histor
 import { CONFIG } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { publicBaseUrl } from '../public-urls';
-import { GraphObject } from './graph-object';
+import type { PublicGraph } from '@graph-history/domain';
 
 /** What a Graph shows at a moment, besides its row: from the events table. */
 export interface GraphFacts {
@@ -64,7 +64,7 @@ export class GraphViewService {
     return at - this.config.STALE_AFTER_MS;
   }
 
-  async present(items: GraphAt[]): Promise<GraphObject[]> {
+  async present(items: GraphAt[]): Promise<PublicGraph[]> {
     const uncounted = items.filter(({ facts }) => facts.activeWorking === undefined);
     const counted = await this.nodes.countActiveWorking(
       uncounted.map(({ graph, moment }) => ({
@@ -79,7 +79,7 @@ export class GraphViewService {
     );
     let next = 0;
     const active = items.map(({ facts }) => facts.activeWorking ?? counted[next++]!);
-    return items.map(({ graph, moment, facts }, i): GraphObject => {
+    return items.map(({ graph, moment, facts }, i): PublicGraph => {
       const { counts } = facts;
       const hasEvents = graph.appliedSeq > 0 && graph.firstSeq !== null;
       return {
@@ -105,7 +105,7 @@ export class GraphViewService {
           blocked: counts.blocked,
           by_state: Object.fromEntries(
             NODE_STATES.map((state) => [state, counts.by_state[state] ?? 0]),
-          ) as GraphObject['counts']['by_state'],
+          ) as PublicGraph['counts']['by_state'],
         },
       };
     });

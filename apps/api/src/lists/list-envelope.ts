@@ -1,11 +1,6 @@
-/** The list envelope of read-api.md section 2. */
-export interface ListEnvelope<T> {
-  object: 'list';
-  url: string;
-  as_of_event_id: string | null;
-  has_more: boolean;
-  data: T[];
-}
+import type { ListEnvelope } from '@graph-history/domain';
+
+export type { ListEnvelope };
 
 export const listEnvelope = <T>(
   url: string,

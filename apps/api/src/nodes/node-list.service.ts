@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { descendantsUpperBound, type NodeRecord } from '@graph-history/domain';
-import { GraphRow, NodePageQuery, NodeReadRepository } from '@graph-history/db';
-import { ApiError, parameterInvalid, Principal, resourceMissing } from '@graph-history/http';
+import { type NodeRecord } from '@graph-history/domain';
+import { GraphRow, NodeListFilter, NodeReadRepository } from '@graph-history/db';
+import { parameterInvalid, Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
 import { NodeExpander } from '../expand/node-expander.service';
@@ -12,8 +12,6 @@ import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-env
 import { NodeListQuery } from './node-list.query';
 import { NodeLookupService } from './node-lookup.service';
 import { NodePresenter } from './node.presenter';
-
-type Filter = Omit<NodePageQuery, 'after' | 'before' | 'limit'>;
 
 /** GET /graphs/{graph_id}/nodes: the nodes as of a moment, filtered, in creation or tree order. */
 @Injectable()
@@ -45,13 +43,15 @@ export class NodeListService {
     const after =
       startingAfter === undefined
         ? undefined
-        : await this.cursor(graph, moment, filter, startingAfter, 'starting_after');
+        : await this.cursor(graph, filter, startingAfter, 'starting_after');
     const before =
       endingBefore === undefined
         ? undefined
-        : await this.cursor(graph, moment, filter, endingBefore, 'ending_before');
+        : await this.cursor(graph, filter, endingBefore, 'ending_before');
     const rows =
-      moment.seq === 0 ? [] : await this.nodes.page({ ...filter, after, before, limit: limit + 1 });
+      moment.seq === 0
+        ? []
+        : await this.nodes.page({ ...filter, order: query.order, after, before, limit: limit + 1 });
     const { data, hasMore } = takePage(rows, limit, before !== undefined);
     const slots = data.map((rec) => nodeSlot(rec, moment, query.expand.tree ?? undefined));
     await this.expander.expand(graph, slots, query.expand.descendantsMaxDepth);
@@ -63,7 +63,11 @@ export class NodeListService {
     );
   }
 
-  private async filter(graph: GraphRow, moment: Moment, query: NodeListQuery): Promise<Filter> {
+  private async filter(
+    graph: GraphRow,
+    moment: Moment,
+    query: NodeListQuery,
+  ): Promise<NodeListFilter> {
     const parent =
       query.parentId === undefined
         ? undefined
@@ -75,7 +79,6 @@ export class NodeListService {
     return {
       graphId: graph.graphId,
       seq: moment.seq,
-      order: query.order,
       parentNo: parent?.no,
       subtree: ancestor && {
         nodeNo: ancestor.no,
@@ -87,29 +90,16 @@ export class NodeListService {
     };
   }
 
-  /** The cursor node, which must be in the list as of the moment. */
+  /** The cursor node, which must be in the list (the repository's filters decide). */
   private async cursor(
     graph: GraphRow,
-    moment: Moment,
-    f: Filter,
+    filter: NodeListFilter,
     id: string,
     param: string,
   ): Promise<NodeRecord> {
-    const rec = await this.lookup.find(graph, moment, id, param).catch((e: unknown) => {
-      if (e instanceof ApiError) return null;
-      throw e;
-    });
-    const under = (r: NodeRecord, key: string) =>
-      r.sortKey > key && r.sortKey < descendantsUpperBound(key);
-    const inList =
-      rec !== null &&
-      (f.parentNo === undefined || rec.parentNo === f.parentNo) &&
-      (!f.subtree ||
-        (under(rec, f.subtree.sortKey) &&
-          (f.subtree.maxDepth === null || rec.depth <= f.subtree.maxDepth))) &&
-      (!f.kind || rec.kind === f.kind) &&
-      (!f.state || rec.state === f.state);
-    if (!inList)
+    const no = this.lookup.numberOf(graph, id);
+    const rec = no === null ? null : await this.nodes.findInList(filter, no);
+    if (!rec)
       throw resourceMissing(
         param,
         `${id} is not a node of this list; pass an id from a page of it.`,

@@ -24,9 +24,15 @@ export class NodeLookupService {
 
   /** The node number an id encodes, when it is a node id of this graph. */
   nodeNo(graph: GraphRow, id: string, param: string): number {
+    const no = this.numberOf(graph, id);
+    if (no === null) throw missing(id, param);
+    return no;
+  }
+
+  /** The node number an id encodes, or null when it is not a node id of this graph. */
+  numberOf(graph: GraphRow, id: string): number | null {
     const decoded = decodeId('node', id);
-    if (!decoded || decoded.graphId !== graph.graphId) throw missing(id, param);
-    return decoded.n;
+    return decoded && decoded.graphId === graph.graphId ? decoded.n : null;
   }
 }
 

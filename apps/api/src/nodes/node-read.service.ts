@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { decodeId, graphKeyFromId } from '@graph-history/domain';
+import { decodeId, type PublicNode } from '@graph-history/domain';
 import { NodeReadRepository } from '@graph-history/db';
 import { Principal } from '@graph-history/http';
-import { AsOf } from '../as-of/as-of';
 import { MomentService } from '../as-of/moment.service';
 import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot } from '../expand/node-slot';
@@ -11,7 +10,10 @@ import { NodeLookupService } from './node-lookup.service';
 import { NodePresenter } from './node.presenter';
 import { NodeReadQuery } from './node-read.query';
 
-/** GET /graphs/{graph_id}/nodes/{node_id} (read-api.md 4.3). */
+/**
+ * GET /graphs/{graph_id}/nodes/{node_id}: one query reads the graph and the node as of the event
+ * asked for (or the newest); the graph, `as_of` and the node are then checked in that order.
+ */
 @Injectable()
 export class NodeReadService {
   constructor(
@@ -28,46 +30,24 @@ export class NodeReadService {
     graphId: string,
     nodeId: string,
     query: NodeReadQuery,
-  ): Promise<Record<string, unknown>> {
-    const { graph, moment, rec } = await this.read(
-      principal,
-      graphId,
-      nodeId,
-      query.asOf,
-      Date.now(),
+  ): Promise<PublicNode> {
+    const { asOf } = query;
+    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (key) =>
+      this.nodes.findWithGraph(
+        key,
+        decodeId('node', nodeId)?.n ?? 0,
+        asOf.kind === 'event' ? asOf.seq : null,
+      ),
     );
+    const moment = await this.moments.resolve(graph, asOf, Date.now(), prefetched);
+    // the prefetched version is the node only when the id names a node of this graph
+    const rec =
+      prefetched.seq === moment.seq &&
+      prefetched.rec?.no === this.lookup.nodeNo(graph, nodeId, 'node_id')
+        ? prefetched.rec
+        : await this.lookup.find(graph, moment, nodeId, 'node_id');
     const slot = nodeSlot(rec, moment, query.expand.tree ?? undefined);
     await this.expander.expand(graph, [slot], query.expand.descendantsMaxDepth);
     return this.presenter.present(graph, slot);
-  }
-
-  /** Graph, moment and node; as of now or an event id, in one query when the node exists. */
-  private async read(
-    principal: Principal,
-    graphId: string,
-    nodeId: string,
-    asOf: AsOf,
-    now: number,
-  ) {
-    const key = graphKeyFromId(graphId);
-    const decoded = decodeId('node', nodeId);
-    if (asOf.kind === 'time' || key === null || decoded === null) {
-      const graph = await this.access.find(principal, graphId);
-      const moment = await this.moments.resolve(graph, asOf, now);
-      return { graph, moment, rec: await this.lookup.find(graph, moment, nodeId, 'node_id') };
-    }
-    const row = await this.nodes.findWithGraph(
-      key,
-      decoded.n,
-      asOf.kind === 'event' ? asOf.seq : null,
-    );
-    const graph = this.access.check(principal, row?.graph ?? null, graphId);
-    this.lookup.nodeNo(graph, nodeId, 'node_id');
-    const moment = this.moments.known(graph, asOf, now, row!.nextCreated);
-    return {
-      graph,
-      moment,
-      rec: row!.rec ?? (await this.lookup.find(graph, moment, nodeId, 'node_id')),
-    };
   }
 }

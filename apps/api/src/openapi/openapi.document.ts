@@ -1,5 +1,5 @@
 import { ERROR_CATALOG } from '../docs/error-catalog';
-import { schemas } from './openapi-schemas';
+import { PUBLIC_SCHEMAS } from '@graph-history/domain';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
@@ -234,7 +234,8 @@ export function openApiDocument(serverUrl: string) {
           description: 'An ETag of an earlier response.',
         },
       },
-      schemas,
+      // JSON Schemas (draft 2020-12) of the public objects, as the serializers use them
+      schemas: PUBLIC_SCHEMAS as Record<string, object>,
     },
   };
 }

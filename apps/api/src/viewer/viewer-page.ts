@@ -1,5 +1,5 @@
 import { NODE_STATES, type PublicNodeFields } from '@graph-history/domain';
-import type { GraphObject } from '../graphs/graph-object';
+import type { PublicGraph } from '@graph-history/domain';
 import { markup, SafeHtml } from '../html/html';
 import { viewerDocument } from './viewer-shell';
 
@@ -21,7 +21,7 @@ export type ViewerNode = Pick<
 > & { stale: boolean };
 
 export interface ViewerPageData {
-  graph: GraphObject;
+  graph: PublicGraph;
   /** The first page of the graph's nodes in tree order, as of the graph's moment. */
   nodes: ViewerNode[];
   /** The JSON nodes list the tree shows. */
@@ -58,7 +58,7 @@ function flags(n: ViewerNode): SafeHtml {
   }${a ? markup`<span class="flag attention" title="${a.message ?? ''}">${a.reason}</span>` : ''}`;
 }
 
-function nodeRow(graph: GraphObject, n: ViewerNode): SafeHtml {
+function nodeRow(graph: PublicGraph, n: ViewerNode): SafeHtml {
   const indent = 0.5 + Math.min(Math.max(0, Math.trunc(n.depth)), MAX_INDENT) * 1.25;
   const t = n.task_counts;
   const link = withAsOf(`/api/v1/graphs/${graph.id}/nodes/${n.id}`, graph.as_of_event_id);
@@ -73,7 +73,7 @@ function factsTable(rows: [string, SafeHtml | string][]): SafeHtml {
   return markup`<table class="facts">${rows.map(([k, v]) => markup`<tr><td>${k}</td><td>${v}</td></tr>`)}</table>`;
 }
 
-function countsTable(g: GraphObject): SafeHtml {
+function countsTable(g: PublicGraph): SafeHtml {
   const c = g.counts;
   const rows: [string, number][] = [
     ['nodes', c.nodes],
@@ -86,7 +86,7 @@ function countsTable(g: GraphObject): SafeHtml {
   return factsTable(rows.map(([k, v]) => [k, count(v)]));
 }
 
-function retentionTable(g: GraphObject): SafeHtml {
+function retentionTable(g: PublicGraph): SafeHtml {
   const r = g.retention;
   return factsTable([
     ['events held', count(r.event_count)],

@@ -3,7 +3,7 @@ import { decodeId } from '@graph-history/domain';
 import { Principal } from '@graph-history/http';
 import { AsOf } from '../as-of/as-of';
 import { DESCENDANTS_PAGE } from '../expand/node-expander.service';
-import { GraphObject } from '../graphs/graph-object';
+import type { PublicGraph } from '@graph-history/domain';
 import { GraphReadService } from '../graphs/graph-read.service';
 import { NodeListService } from '../nodes/node-list.service';
 import { NodeListQuery } from '../nodes/node-list.query';
@@ -36,7 +36,7 @@ export class ViewerService {
  * The graph's moment for the nodes list: the same time for a time, else the graph's event (so
  * events applied between the two reads do not show).
  */
-function sameMoment(graph: GraphObject, asOf: AsOf): AsOf {
+function sameMoment(graph: PublicGraph, asOf: AsOf): AsOf {
   if (asOf.kind === 'time' || graph.as_of_event_id === null) return asOf;
   const id = decodeId('evt', graph.as_of_event_id)!;
   return { kind: 'event', graphId: id.graphId, seq: id.n, id: graph.as_of_event_id };

@@ -1,5 +1,5 @@
 import { Insertable } from 'kysely';
-import type { AppliedEvent } from '@graph-history/domain';
+import { toStoredNodeRecord, type AppliedEvent } from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
@@ -67,7 +67,7 @@ export function appliedRows(
         kind: v.kind,
         state: v.state,
         last_event: v.lastEvent,
-        rec: v,
+        rec: toStoredNodeRecord(v),
       });
     }
     if (t)

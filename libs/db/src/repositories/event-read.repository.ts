@@ -1,6 +1,7 @@
 import type { StoredEvent, StoredGraphCounts } from '@graph-history/domain';
 import { Db } from '../connection';
-import { PreparedStatement } from '../prepared-statement';
+import { pgArg, PreparedStatement } from '../prepared-statement';
+import { unnestRows } from './unnest-rows';
 
 /** `created` and `counts` of one event. */
 export interface EventFacts {
@@ -22,11 +23,18 @@ export interface EventPageQuery {
   limit: number;
 }
 
-const eventFacts = new PreparedStatement<EventFacts & { i: number }>(
+const eventFacts = new PreparedStatement(
   'gh_event_facts',
-  `select p.i, e.seq, e.created, e.counts
-  from unnest($1::bigint[], $2::bigint[]) with ordinality as p(graph_id, seq, i)
-  join events e on e.graph_id = p.graph_id and e.seq = p.seq`,
+  { graphIds: pgArg<number[]>('bigint[]'), seqs: pgArg<number[]>('bigint[]') },
+  (db, arg) =>
+    db
+      .selectFrom(
+        unnestRows<{ graph_id: number; seq: number }>({ graph_id: arg.graphIds, seq: arg.seqs }),
+      )
+      .innerJoin('events as e', (join) =>
+        join.onRef('e.graph_id', '=', 'p.graph_id').onRef('e.seq', '=', 'p.seq'),
+      )
+      .select(['p.i', 'e.seq', 'e.created', 'e.counts']),
 );
 
 export class EventReadRepository {
@@ -66,10 +74,10 @@ export class EventReadRepository {
   /** `created` and `counts` of events of any graphs, in input order; null where none is stored. */
   async facts(items: { graphId: number; seq: number }[]): Promise<(EventFacts | null)[]> {
     if (items.length === 0) return [];
-    const rows = await eventFacts.rows(this.db, [
-      items.map((x) => x.graphId),
-      items.map((x) => x.seq),
-    ]);
+    const rows = await eventFacts.rows(this.db, {
+      graphIds: items.map((x) => x.graphId),
+      seqs: items.map((x) => x.seq),
+    });
     const out: (EventFacts | null)[] = items.map(() => null);
     for (const { i, ...facts } of rows) out[Number(i) - 1] = facts;
     return out;

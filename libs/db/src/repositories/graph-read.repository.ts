@@ -1,7 +1,9 @@
 import type { StoredGraphCounts } from '@graph-history/domain';
+import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
-import { PreparedStatement } from '../prepared-statement';
-import { activeWorkingCountSql } from './node-version-sql';
+import { pgArg, PreparedStatement } from '../prepared-statement';
+import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
 export interface GraphRow {
@@ -25,57 +27,26 @@ export interface GraphListPosition {
   graphKey: string;
 }
 
-export interface GraphListQuery {
+/** Which graphs a graph list holds: the account's watch graphs with events, filtered. */
+export interface GraphListFilter {
   accountId: number;
   /** Only these graph keys (restricted keys); null for all of the account's graphs. */
   graphKeys: string[] | null;
   lastEvent: { gt?: number; gte?: number; lt?: number; lte?: number };
+}
+
+export interface GraphListQuery extends GraphListFilter {
   /** Items after this position in list order, or before it (then returned nearest first). */
   after?: GraphListPosition;
   before?: GraphListPosition;
   limit: number;
 }
 
-const columns = [
-  'g.graph_id',
-  'g.graph_key',
-  'g.account_id',
-  'g.source',
-  'g.created',
-  'g.applied_seq',
-  'g.first_seq',
-  'g.last_event',
-  'g.counts',
-] as const;
-
-/** The columns of a graphs row, as selected. */
-export type GraphRowColumns = {
-  graph_id: number;
-  graph_key: string;
-  account_id: number;
-  source: GraphRow['source'];
-  created: number;
-  applied_seq: number;
-  first_seq: number | null;
-  last_event: number | null;
-  counts: StoredGraphCounts | null;
-};
-
-export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
-  graphId: r.graph_id,
-  graphKey: r.graph_key,
-  accountId: r.account_id,
-  source: r.source,
-  created: r.created,
-  appliedSeq: r.applied_seq,
-  firstSeq: r.first_seq,
-  lastEvent: r.last_event,
-  counts: r.counts,
-});
-
 /** A graph read's one round trip: the graph and the events that describe it at the moment. */
 export interface GraphWithFacts {
   graph: GraphRow;
+  /** The event read at: the one asked for, or the newest when none was given or it is later. */
+  seq: number;
   firstEventCreated: number | null;
   /** `created` and `counts` of the moment's event (the newest when no sequence was given). */
   momentCreated: number | null;
@@ -86,32 +57,46 @@ export interface GraphWithFacts {
   activeWorking: number;
 }
 
-const graphByKey = new PreparedStatement<GraphRowColumns>(
+const findByKey = new PreparedStatement(
   'gh_graph_by_key',
-  `select ${columns.join(', ')}
-  from graph_directory d join graphs g on g.graph_id = d.graph_id
-  where d.graph_key = $1`,
+  { graphKey: pgArg<string>('text') },
+  (db, arg) => graphByKey(db, arg.graphKey).select(GRAPH_COLUMNS),
 );
 
-const graphWithFacts = new PreparedStatement<
-  GraphRowColumns & {
-    first_created: number | null;
-    moment_created: number | null;
-    moment_counts: StoredGraphCounts | null;
-    next_created: number | null;
-    active_working: number;
-  }
->(
+const findWithFacts = new PreparedStatement(
   'gh_graph_with_facts',
-  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event, g.counts,
-    (select e.created from events e where e.graph_id = g.graph_id and e.seq = g.first_seq) as first_created,
-    (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_created,
-    (select e.counts from events e where e.graph_id = g.graph_id and e.seq = m.seq) as moment_counts,
-    (select e.created from events e where e.graph_id = g.graph_id and e.seq = m.seq + 1) as next_created,
-    ${activeWorkingCountSql({ graphId: 'g.graph_id', seq: 'm.seq', since: '$3', until: 'g.last_event' })} as active_working
-  from graph_directory d join graphs g on g.graph_id = d.graph_id,
-    lateral (select least(coalesce($2::bigint, g.applied_seq), g.applied_seq) as seq) m
-  where d.graph_key = $1`,
+  {
+    graphKey: pgArg<string>('text'),
+    seq: pgArg<number | null>('bigint'),
+    activeSince: pgArg<number>('bigint'),
+  },
+  (db, arg) =>
+    graphByKey(db, arg.graphKey)
+      .select(GRAPH_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        const event = (at: Expression<number | null>) =>
+          eb
+            .selectFrom('events as e')
+            .whereRef('e.graph_id', '=', 'g.graph_id')
+            .where('e.seq', '=', at);
+        return [
+          seq.as('seq'),
+          event(eb.ref('g.first_seq')).select('e.created').$asScalar().as('first_created'),
+          event(seq).select('e.created').$asScalar().as('moment_created'),
+          event(seq).select('e.counts').$asScalar().as('moment_counts'),
+          event(eb(seq, '+', sql.lit(1)))
+            .select('e.created')
+            .$asScalar()
+            .as('next_created'),
+          activeWorkingCount({
+            graphId: eb.ref('g.graph_id'),
+            seq,
+            since: arg.activeSince,
+            until: eb.ref('g.last_event'),
+          }).as('active_working'),
+        ];
+      }),
 );
 
 export class GraphReadRepository {
@@ -126,10 +111,11 @@ export class GraphReadRepository {
     seq: number | null,
     activeSince: number,
   ): Promise<GraphWithFacts | null> {
-    const [r] = await graphWithFacts.rows(this.db, [graphKey, seq, activeSince]);
+    const [r] = await findWithFacts.rows(this.db, { graphKey, seq, activeSince });
     if (!r) return null;
     return {
       graph: toGraphRow(r),
+      seq: r.seq,
       firstEventCreated: r.first_created,
       momentCreated: r.moment_created,
       momentCounts: r.moment_counts,
@@ -139,7 +125,7 @@ export class GraphReadRepository {
   }
 
   async findByKey(graphKey: string): Promise<GraphRow | null> {
-    const [row] = await graphByKey.rows(this.db, [graphKey]);
+    const [row] = await findByKey.rows(this.db, { graphKey });
     return row ? toGraphRow(row) : null;
   }
 
@@ -150,19 +136,7 @@ export class GraphReadRepository {
    */
   async list(q: GraphListQuery): Promise<GraphRow[]> {
     const reverse = q.before !== undefined;
-    let query = this.db
-      .selectFrom('graphs as g')
-      .select(columns)
-      .where('g.account_id', '=', q.accountId)
-      .where('g.source', '=', 'watch')
-      .where('g.last_event', 'is not', null);
-    if (q.graphKeys)
-      query = query.where('g.graph_key', 'in', q.graphKeys.length ? q.graphKeys : ['']);
-    const { gt, gte, lt, lte } = q.lastEvent;
-    if (gt !== undefined) query = query.where('g.last_event', '>', gt);
-    if (gte !== undefined) query = query.where('g.last_event', '>=', gte);
-    if (lt !== undefined) query = query.where('g.last_event', '<', lt);
-    if (lte !== undefined) query = query.where('g.last_event', '<=', lte);
+    let query = this.listed(q);
     if (q.after) {
       const { lastEvent, graphKey } = q.after;
       query = query.where((eb) =>
@@ -188,5 +162,29 @@ export class GraphReadRepository {
       .limit(q.limit)
       .execute();
     return rows.map(toGraphRow);
+  }
+
+  /** The graph when the list `filter` describes holds it (a cursor's check), else null. */
+  async findInList(filter: GraphListFilter, graphKey: string): Promise<GraphRow | null> {
+    const row = await this.listed(filter).where('g.graph_key', '=', graphKey).executeTakeFirst();
+    return row ? toGraphRow(row) : null;
+  }
+
+  /** The graphs a graph list holds: the one place its filters are written. */
+  private listed(f: GraphListFilter) {
+    let query = this.db
+      .selectFrom('graphs as g')
+      .select(GRAPH_COLUMNS)
+      .where('g.account_id', '=', f.accountId)
+      .where('g.source', '=', 'watch')
+      .where('g.last_event', 'is not', null);
+    if (f.graphKeys)
+      query = query.where('g.graph_key', 'in', f.graphKeys.length ? f.graphKeys : ['']);
+    const { gt, gte, lt, lte } = f.lastEvent;
+    if (gt !== undefined) query = query.where('g.last_event', '>', gt);
+    if (gte !== undefined) query = query.where('g.last_event', '>=', gte);
+    if (lt !== undefined) query = query.where('g.last_event', '<', lt);
+    if (lte !== undefined) query = query.where('g.last_event', '<=', lte);
+    return query;
   }
 }

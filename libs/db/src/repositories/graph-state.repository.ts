@@ -1,4 +1,9 @@
-import type { NodeRecord, TaskItem, WaitRecord } from '@graph-history/domain';
+import {
+  fromStoredNodeRecord,
+  type NodeRecord,
+  type TaskItem,
+  type WaitRecord,
+} from '@graph-history/domain';
 import { Db } from '../connection';
 
 /** The current (newest) rows of a graph, from which the reducer's state is rebuilt. */
@@ -36,7 +41,7 @@ export class GraphStateRepository {
       .orderBy('seq', 'desc')
       .execute();
     return {
-      nodes: nodes.map((r) => r.rec),
+      nodes: nodes.map((r) => fromStoredNodeRecord(r.rec)),
       openWaits: openWaits.map((w) => ({
         nodeNo: w.node_no,
         onNo: w.on_no,

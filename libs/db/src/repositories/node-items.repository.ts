@@ -1,9 +1,8 @@
 import type { MessageRecord, SpawnRecord, TaskItem, WaitRecord } from '@graph-history/domain';
-import { sql } from 'kysely';
 import { Db } from '../connection';
-import type { MessagesTable, SpawnsTable, WaitsTable } from '../schema';
 import type { NodeAt } from './node-read.repository';
 import { groupByOrdinal } from './ordinal-groups';
+import { unnestNodesAt } from './unnest-rows';
 
 /**
  * A node's tasks, spawns, waits and messages as of an event, for many nodes at once (each with
@@ -15,30 +14,46 @@ export class NodeItemsRepository {
 
   /** The task list of the newest snapshot at or before each node's sequence. */
   async tasksAt(graphId: number, nodes: NodeAt[]): Promise<TaskItem[][]> {
-    const { rows } = await sql<{ i: number; tasks: TaskItem[] }>`
-      select p.i, t.tasks
-      from ${pairs(nodes)}
-      cross join lateral (
-        select s.tasks from task_snapshots s
-        where s.graph_id = ${graphId} and s.node_no = p.node_no and s.seq <= p.seq
-        order by s.seq desc limit 1
-      ) t`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(unnestNodesAt(nodes))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('task_snapshots as s')
+          .select('s.tasks')
+          .where('s.graph_id', '=', graphId)
+          .whereRef('s.node_no', '=', 'p.node_no')
+          .whereRef('s.seq', '<=', 'p.seq')
+          .orderBy('s.seq', 'desc')
+          .limit(1)
+          .as('t'),
+      )
+      .select(['p.i', 't.tasks'])
+      .execute();
     const out: TaskItem[][] = nodes.map(() => []);
     for (const r of rows) out[Number(r.i) - 1] = r.tasks;
     return out;
   }
 
   async spawnsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<SpawnRecord[][]> {
-    const { rows } = await sql<{ i: number } & SpawnRow>`
-      select p.i, s.*
-      from ${pairs(nodes)}
-      cross join lateral (
-        select x.requester_no, x.child_no, x.seq, x.spawn_call_id, x.agent_type, x.purpose, x.background, x.created
-        from spawns x
-        where x.graph_id = ${graphId} and x.requester_no = p.node_no and x.seq <= p.seq
-        order by x.seq, x.child_no limit ${limit}
-      ) s
-      limit ${limit}`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(unnestNodesAt(nodes))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('spawns as x')
+          .select(['x.requester_no', 'x.child_no', 'x.seq', 'x.spawn_call_id', 'x.agent_type'])
+          .select(['x.purpose', 'x.background', 'x.created'])
+          .where('x.graph_id', '=', graphId)
+          .whereRef('x.requester_no', '=', 'p.node_no')
+          .whereRef('x.seq', '<=', 'p.seq')
+          .orderBy('x.seq')
+          .orderBy('x.child_no')
+          .limit(limit)
+          .as('s'),
+      )
+      .select(['p.i', 's.requester_no', 's.child_no', 's.seq', 's.spawn_call_id', 's.agent_type'])
+      .select(['s.purpose', 's.background', 's.created'])
+      .limit(limit)
+      .execute();
     return groupByOrdinal(nodes.length, rows, (r) => ({
       requesterNo: r.requester_no,
       childNo: r.child_no,
@@ -53,17 +68,30 @@ export class NodeItemsRepository {
 
   /** Waits started by each node's sequence; a wait that ended later is still open then. */
   async waitsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<WaitRecord[][]> {
-    const { rows } = await sql<{ i: number } & WaitRow>`
-      select p.i, w.node_no, w.on_no, w.started_seq, w.started, w.reason,
-        case when w.ended_seq <= p.seq then w.ended_seq end as ended_seq,
-        case when w.ended_seq <= p.seq then w.ended end as ended
-      from ${pairs(nodes)}
-      cross join lateral (
-        select x.* from waits x
-        where x.graph_id = ${graphId} and x.node_no = p.node_no and x.started_seq <= p.seq
-        order by x.started_seq, x.on_no limit ${limit}
-      ) w
-      limit ${limit}`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(unnestNodesAt(nodes))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('waits as x')
+          .selectAll('x')
+          .where('x.graph_id', '=', graphId)
+          .whereRef('x.node_no', '=', 'p.node_no')
+          .whereRef('x.started_seq', '<=', 'p.seq')
+          .orderBy('x.started_seq')
+          .orderBy('x.on_no')
+          .limit(limit)
+          .as('w'),
+      )
+      .select(['p.i', 'w.node_no', 'w.on_no', 'w.started_seq', 'w.started', 'w.reason'])
+      .select((eb) => {
+        const endedBy = eb('w.ended_seq', '<=', eb.ref('p.seq'));
+        return [
+          eb.case().when(endedBy).then(eb.ref('w.ended_seq')).end().as('ended_seq'),
+          eb.case().when(endedBy).then(eb.ref('w.ended')).end().as('ended'),
+        ];
+      })
+      .limit(limit)
+      .execute();
     return groupByOrdinal(nodes.length, rows, (r) => ({
       nodeNo: r.node_no,
       onNo: r.on_no,
@@ -77,15 +105,24 @@ export class NodeItemsRepository {
 
   /** Messages each node sent or received by its sequence. */
   async messagesAt(graphId: number, nodes: NodeAt[], limit: number): Promise<MessageRecord[][]> {
-    const { rows } = await sql<{ i: number } & MessageRow>`
-      select p.i, m.*
-      from ${pairs(nodes)}
-      cross join lateral (
-        select x.seq, x.from_no, x.to_no, x.message_id, x.text, x.created from messages x
-        where x.graph_id = ${graphId} and (x.from_no = p.node_no or x.to_no = p.node_no) and x.seq <= p.seq
-        order by x.seq limit ${limit}
-      ) m
-      limit ${limit}`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(unnestNodesAt(nodes))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('messages as x')
+          .select(['x.seq', 'x.from_no', 'x.to_no', 'x.message_id', 'x.text', 'x.created'])
+          .where('x.graph_id', '=', graphId)
+          .where((w) =>
+            w.or([w('x.from_no', '=', w.ref('p.node_no')), w('x.to_no', '=', w.ref('p.node_no'))]),
+          )
+          .whereRef('x.seq', '<=', 'p.seq')
+          .orderBy('x.seq')
+          .limit(limit)
+          .as('m'),
+      )
+      .select(['p.i', 'm.seq', 'm.from_no', 'm.to_no', 'm.message_id', 'm.text', 'm.created'])
+      .limit(limit)
+      .execute();
     return groupByOrdinal(nodes.length, rows, (r) => ({
       seq: r.seq,
       fromNo: r.from_no,
@@ -96,10 +133,3 @@ export class NodeItemsRepository {
     }));
   }
 }
-
-const pairs = (nodes: NodeAt[]) =>
-  sql`unnest(${nodes.map((n) => n.nodeNo)}::int[], ${nodes.map((n) => n.seq)}::bigint[]) with ordinality as p(node_no, seq, i)`;
-
-type SpawnRow = Omit<SpawnsTable, 'graph_id'>;
-type WaitRow = Omit<WaitsTable, 'graph_id'>;
-type MessageRow = Omit<MessagesTable, 'graph_id'>;

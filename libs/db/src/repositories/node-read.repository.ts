@@ -1,14 +1,19 @@
 import {
   descendantsUpperBound,
+  fromStoredNodeRecord,
+  type StoredNodeRecord,
   type NodeKind,
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { sql } from 'kysely';
+import { expressionBuilder, sql, type Expression } from 'kysely';
 import { Db } from '../connection';
-import { PreparedStatement } from '../prepared-statement';
-import { GraphRowColumns, GraphRow, toGraphRow } from './graph-read.repository';
-import { activeWorkingCountSql, notSuperseded } from './node-version-sql';
+import { pgArg, PreparedStatement } from '../prepared-statement';
+import type { Database } from '../schema';
+import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { GraphRow } from './graph-read.repository';
+import { activeWorkingCount, notSuperseded } from './node-version-queries';
+import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 
 /** A node number and the event sequence to read it at. */
@@ -24,62 +29,122 @@ export interface SubtreeAt {
   seq: number;
 }
 
-export interface NodePageQuery {
+/** Which nodes a nodes list holds: those of a graph as of `seq` that pass the filters. */
+export interface NodeListFilter {
   graphId: number;
   seq: number;
-  /** `created`: node number order (creation order); `tree`: sort-key order (pre-order). */
-  order: 'created' | 'tree';
   parentNo?: number;
   /** Only nodes under this node, optionally down to an absolute depth. */
   subtree?: { nodeNo: number; sortKey: string; maxDepth: number | null };
   kind?: NodeKind;
   state?: NodeState;
+}
+
+export interface NodePageQuery extends NodeListFilter {
+  /** `created`: node number order (creation order); `tree`: sort-key order (pre-order). */
+  order: 'created' | 'tree';
   /** Items after / before this node in list order; `before` pages come back nearest first. */
   after?: NodeRecord;
   before?: NodeRecord;
   limit: number;
 }
 
-const groupRecords = (count: number, rows: { i: number; rec: NodeRecord }[]) =>
-  groupByOrdinal(count, rows, (r) => r.rec);
+const groupRecords = (count: number, rows: { i: number; rec: StoredNodeRecord }[]) =>
+  groupByOrdinal(count, rows, (r) => fromStoredNodeRecord(r.rec));
 
-const nodeWithGraph = new PreparedStatement<
-  Omit<GraphRowColumns, 'counts'> & { rec: NodeRecord | null; next_created: number | null }
->(
+/** The newest version of node `nodeNo` valid at `seq`: `v.rec` and friends, for a subquery. */
+const versionAt = (
+  graphId: Expression<number>,
+  nodeNo: Expression<number>,
+  seq: Expression<number>,
+) =>
+  expressionBuilder<Database, never>()
+    .selectFrom('node_versions as v')
+    .where('v.graph_id', '=', graphId)
+    .where('v.node_no', '=', nodeNo)
+    .where('v.valid_from', '<=', seq)
+    .orderBy('v.valid_from', 'desc')
+    .limit(sql.lit(1));
+
+const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
-  `select g.graph_id, g.graph_key, g.account_id, g.source, g.created, g.applied_seq, g.first_seq, g.last_event,
-    (select v.rec from node_versions v
-      where v.graph_id = g.graph_id and v.node_no = $2
-        and v.valid_from <= least(coalesce($3::bigint, g.applied_seq), g.applied_seq)
-      order by v.valid_from desc limit 1) as rec,
-    (select e.created from events e
-      where e.graph_id = g.graph_id and e.seq = least(coalesce($3::bigint, g.applied_seq), g.applied_seq) + 1) as next_created
-  from graph_directory d join graphs g on g.graph_id = d.graph_id
-  where d.graph_key = $1`,
+  {
+    graphKey: pgArg<string>('text'),
+    nodeNo: pgArg<number>('int'),
+    seq: pgArg<number | null>('bigint'),
+  },
+  (db, arg) =>
+    graphByKey(db, arg.graphKey)
+      .select(GRAPH_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        return [
+          seq.as('seq'),
+          versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq).select('v.rec').$asScalar().as('rec'),
+          eb
+            .selectFrom('events as e')
+            .select('e.created')
+            .whereRef('e.graph_id', '=', 'g.graph_id')
+            .where('e.seq', '=', eb(seq, '+', sql.lit(1)))
+            .$asScalar()
+            .as('next_created'),
+        ];
+      }),
 );
 
-const activeWorking = new PreparedStatement<{ i: number; n: number }>(
+const countActiveWorking = new PreparedStatement(
   'gh_active_working',
-  `select p.i, ${activeWorkingCountSql({ graphId: 'p.graph_id', seq: 'p.seq', since: 'p.since', until: 'p.until' })} as n
-  from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[])
-    with ordinality as p(graph_id, seq, since, until, i)`,
+  {
+    graphIds: pgArg<number[]>('bigint[]'),
+    seqs: pgArg<number[]>('bigint[]'),
+    since: pgArg<number[]>('bigint[]'),
+    until: pgArg<number[]>('bigint[]'),
+  },
+  (db, arg) =>
+    db
+      .selectFrom(
+        unnestRows<{ graph_id: number; seq: number; since: number; until: number }>({
+          graph_id: arg.graphIds,
+          seq: arg.seqs,
+          since: arg.since,
+          until: arg.until,
+        }),
+      )
+      .select((eb) => [
+        'p.i',
+        activeWorkingCount({
+          graphId: eb.ref('p.graph_id'),
+          seq: eb.ref('p.seq'),
+          since: eb.ref('p.since'),
+          until: eb.ref('p.until'),
+        }).as('n'),
+      ]),
 );
 
-const nodesAt = new PreparedStatement<{ i: number; rec: NodeRecord }>(
+const findManyAt = new PreparedStatement(
   'gh_nodes_at',
-  `select p.i, x.rec
-  from unnest($2::int[], $3::bigint[]) with ordinality as p(node_no, seq, i)
-  cross join lateral (
-    select v.rec from node_versions v
-    where v.graph_id = $1 and v.node_no = p.node_no and v.valid_from <= p.seq
-    order by v.valid_from desc limit 1
-  ) x`,
+  {
+    graphId: pgArg<number>('bigint'),
+    nodeNos: pgArg<number[]>('int[]'),
+    seqs: pgArg<number[]>('bigint[]'),
+  },
+  (db, arg) =>
+    db
+      .selectFrom(
+        unnestRows<{ node_no: number; seq: number }>({ node_no: arg.nodeNos, seq: arg.seqs }),
+      )
+      .crossJoinLateral((eb) =>
+        versionAt(arg.graphId, eb.ref('p.node_no'), eb.ref('p.seq')).select('v.rec').as('x'),
+      )
+      .select(['p.i', 'x.rec']),
 );
 
 /** A node read's one round trip: the graph, the node as of the moment, the next event's time. */
 export interface NodeWithGraph {
   graph: GraphRow;
-  /** The node as of `seq` (the newest event when none was given); null when it did not exist. */
+  /** The event read at: the one asked for, or the newest when none was given or it is later. */
+  seq: number;
+  /** The node as of `seq`; null when it did not exist. */
   rec: NodeRecord | null;
   /** `created` of the event after the moment; null when the moment is the newest event. */
   nextCreated: number | null;
@@ -98,9 +163,14 @@ export class NodeReadRepository {
     nodeNo: number,
     seq: number | null,
   ): Promise<NodeWithGraph | null> {
-    const [row] = await nodeWithGraph.rows(this.db, [graphKey, nodeNo, seq]);
+    const [row] = await findWithGraph.rows(this.db, { graphKey, nodeNo, seq });
     return row
-      ? { graph: toGraphRow({ ...row, counts: null }), rec: row.rec, nextCreated: row.next_created }
+      ? {
+          graph: toGraphRow(row),
+          seq: row.seq,
+          rec: row.rec === null ? null : fromStoredNodeRecord(row.rec),
+          nextCreated: row.next_created,
+        }
       : null;
   }
 
@@ -115,7 +185,7 @@ export class NodeReadRepository {
       .orderBy('valid_from', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? row.rec : null;
+    return row ? fromStoredNodeRecord(row.rec) : null;
   }
 
   /** Sequence of the event that created the node (its first version), or null for an unknown node. */
@@ -134,13 +204,13 @@ export class NodeReadRepository {
   /** Each node as of its own sequence, in input order; null where it did not exist yet. */
   async findManyAt(graphId: number, items: NodeAt[]): Promise<(NodeRecord | null)[]> {
     if (items.length === 0) return [];
-    const rows = await nodesAt.rows(this.db, [
+    const rows = await findManyAt.rows(this.db, {
       graphId,
-      items.map((n) => n.nodeNo),
-      items.map((n) => n.seq),
-    ]);
+      nodeNos: items.map((n) => n.nodeNo),
+      seqs: items.map((n) => n.seq),
+    });
     const out: (NodeRecord | null)[] = items.map(() => null);
-    for (const r of rows) out[Number(r.i) - 1] = r.rec;
+    for (const r of rows) out[Number(r.i) - 1] = fromStoredNodeRecord(r.rec);
     return out;
   }
 
@@ -156,17 +226,23 @@ export class NodeReadRepository {
     totalLimit: number,
   ): Promise<NodeRecord[][]> {
     if (parents.length === 0) return [];
-    const { rows } = await sql<{ i: number; rec: NodeRecord }>`
-      select p.i, c.rec
-      from unnest(${parents.map((n) => n.nodeNo)}::int[], ${parents.map((n) => n.seq)}::bigint[])
-        with ordinality as p(parent_no, seq, i)
-      cross join lateral (
-        select v.node_no, v.rec from node_versions v
-        where v.graph_id = ${graphId} and v.parent_no = p.parent_no and v.valid_from <= p.seq
-          and ${notSuperseded(sql.ref('p.seq'))}
-        order by v.node_no limit ${limit}
-      ) c
-      limit ${totalLimit}`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(unnestNodesAt(parents))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('node_versions as v')
+          .select(['v.node_no', 'v.rec'])
+          .where('v.graph_id', '=', graphId)
+          .whereRef('v.parent_no', '=', 'p.node_no')
+          .whereRef('v.valid_from', '<=', 'p.seq')
+          .where(notSuperseded(eb.ref('p.seq')))
+          .orderBy('v.node_no')
+          .limit(limit)
+          .as('c'),
+      )
+      .select(['p.i', 'c.rec'])
+      .limit(totalLimit)
+      .execute();
     return groupRecords(parents.length, rows);
   }
 
@@ -178,24 +254,47 @@ export class NodeReadRepository {
     totalLimit: number,
   ): Promise<NodeRecord[][]> {
     if (roots.length === 0) return [];
-    const { rows } = await sql<{ i: number; rec: NodeRecord }>`
-      select p.i, d.rec
-      from unnest(
-          ${roots.map((r) => r.sortKey)}::text[],
-          ${roots.map((r) => descendantsUpperBound(r.sortKey))}::text[],
-          ${roots.map((r) => r.maxDepth)}::int[],
-          ${roots.map((r) => r.seq)}::bigint[]
-        ) with ordinality as p(lo, hi, max_depth, seq, i)
-      cross join lateral (
-        select v.sort_key, v.rec from node_versions v
-        where v.graph_id = ${graphId}
-          and v.sort_key > p.lo collate "C" and v.sort_key < p.hi collate "C"
-          and v.valid_from <= p.seq
-          and (p.max_depth is null or v.depth <= p.max_depth)
-          and ${notSuperseded(sql.ref('p.seq'))}
-        order by v.sort_key limit ${limit}
-      ) d
-      limit ${totalLimit}`.execute(this.db);
+    const rows = await this.db
+      .selectFrom(
+        unnestRows<{ lo: string; hi: string; max_depth: number | null; seq: number }>({
+          lo: pgArray(
+            roots.map((r) => r.sortKey),
+            'text',
+          ),
+          hi: pgArray(
+            roots.map((r) => descendantsUpperBound(r.sortKey)),
+            'text',
+          ),
+          max_depth: pgArray(
+            roots.map((r) => r.maxDepth),
+            'int',
+          ),
+          seq: pgArray(
+            roots.map((r) => r.seq),
+            'bigint',
+          ),
+        }),
+      )
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('node_versions as v')
+          .select(['v.sort_key', 'v.rec'])
+          .where('v.graph_id', '=', graphId)
+          // sort_key's collation ("C") is the comparison's: byte order, as the index holds it
+          .whereRef('v.sort_key', '>', 'p.lo')
+          .whereRef('v.sort_key', '<', 'p.hi')
+          .whereRef('v.valid_from', '<=', 'p.seq')
+          .where((w) =>
+            w.or([w('p.max_depth', 'is', null), w('v.depth', '<=', w.ref('p.max_depth'))]),
+          )
+          .where(notSuperseded(eb.ref('p.seq')))
+          .orderBy('v.sort_key')
+          .limit(limit)
+          .as('d'),
+      )
+      .select(['p.i', 'd.rec'])
+      .limit(totalLimit)
+      .execute();
     return groupRecords(roots.length, rows);
   }
 
@@ -203,31 +302,43 @@ export class NodeReadRepository {
   async page(q: NodePageQuery): Promise<NodeRecord[]> {
     const column = q.order === 'tree' ? 'v.sort_key' : 'v.node_no';
     const position = (rec: NodeRecord) => (q.order === 'tree' ? rec.sortKey : rec.no);
-    let query = this.db
-      .selectFrom('node_versions as v')
-      .select('v.rec')
-      .where('v.graph_id', '=', q.graphId)
-      .where('v.valid_from', '<=', q.seq)
-      .where(notSuperseded(q.seq));
-    if (q.parentNo !== undefined) query = query.where('v.parent_no', '=', q.parentNo);
-    if (q.subtree) {
-      const { nodeNo, sortKey, maxDepth } = q.subtree;
-      query = query
-        .where('v.sort_key', '>', sortKey)
-        .where('v.sort_key', '<', descendantsUpperBound(sortKey));
-      // descendants are created after their ancestor: bounds the scan in creation order
-      if (q.order === 'created') query = query.where('v.node_no', '>', nodeNo);
-      if (maxDepth !== null) query = query.where('v.depth', '<=', maxDepth);
-    }
-    if (q.kind) query = query.where('v.kind', '=', q.kind);
-    if (q.state) query = query.where('v.state', '=', q.state);
+    let query = this.listed(q);
     if (q.after) query = query.where(column, '>', position(q.after));
     if (q.before) query = query.where(column, '<', position(q.before));
     const rows = await query
       .orderBy(column, q.before ? 'desc' : 'asc')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => r.rec);
+    return rows.map((r) => fromStoredNodeRecord(r.rec));
+  }
+
+  /** The node when the list `filter` describes holds it (a cursor's check), else null. */
+  async findInList(filter: NodeListFilter, nodeNo: number): Promise<NodeRecord | null> {
+    const row = await this.listed(filter).where('v.node_no', '=', nodeNo).executeTakeFirst();
+    return row ? fromStoredNodeRecord(row.rec) : null;
+  }
+
+  /** The versions a nodes list holds: the one place its filters are written. */
+  private listed(f: NodeListFilter) {
+    let query = this.db
+      .selectFrom('node_versions as v')
+      .select('v.rec')
+      .where('v.graph_id', '=', f.graphId)
+      .where('v.valid_from', '<=', f.seq)
+      .where(notSuperseded(f.seq));
+    if (f.parentNo !== undefined) query = query.where('v.parent_no', '=', f.parentNo);
+    if (f.subtree) {
+      const { nodeNo, sortKey, maxDepth } = f.subtree;
+      query = query
+        .where('v.sort_key', '>', sortKey)
+        .where('v.sort_key', '<', descendantsUpperBound(sortKey))
+        // descendants are created after their ancestor: bounds scans in creation order
+        .where('v.node_no', '>', nodeNo);
+      if (maxDepth !== null) query = query.where('v.depth', '<=', maxDepth);
+    }
+    if (f.kind) query = query.where('v.kind', '=', f.kind);
+    if (f.state) query = query.where('v.state', '=', f.state);
+    return query;
   }
 
   /**
@@ -238,12 +349,12 @@ export class NodeReadRepository {
     items: { graphId: number; seq: number; since: number; until: number }[],
   ): Promise<number[]> {
     if (items.length === 0) return [];
-    const rows = await activeWorking.rows(this.db, [
-      items.map((x) => x.graphId),
-      items.map((x) => x.seq),
-      items.map((x) => x.since),
-      items.map((x) => x.until),
-    ]);
+    const rows = await countActiveWorking.rows(this.db, {
+      graphIds: items.map((x) => x.graphId),
+      seqs: items.map((x) => x.seq),
+      since: items.map((x) => x.since),
+      until: items.map((x) => x.until),
+    });
     const out = items.map(() => 0);
     for (const r of rows) out[Number(r.i) - 1] = r.n;
     return out;

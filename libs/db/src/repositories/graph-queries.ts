@@ -1,0 +1,47 @@
+import type { Expression, ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { Database, GraphsTable } from '../schema';
+import type { GraphRow } from './graph-read.repository';
+
+/** The columns of a graphs row `g` that a read needs. */
+export const GRAPH_COLUMNS = [
+  'g.graph_id',
+  'g.graph_key',
+  'g.account_id',
+  'g.source',
+  'g.created',
+  'g.applied_seq',
+  'g.first_seq',
+  'g.last_event',
+  'g.counts',
+] as const;
+
+type GraphColumn = (typeof GRAPH_COLUMNS)[number] extends `g.${infer C}` ? C : never;
+
+/** A graphs row as GRAPH_COLUMNS select it. */
+export type GraphRowColumns = Pick<Selectable<GraphsTable>, GraphColumn>;
+
+export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
+  graphId: r.graph_id,
+  graphKey: r.graph_key,
+  accountId: r.account_id,
+  source: r.source,
+  created: r.created,
+  appliedSeq: r.applied_seq,
+  firstSeq: r.first_seq,
+  lastEvent: r.last_event,
+  counts: r.counts,
+});
+
+/** The graph named by its key, joined through the directory as `g` (nothing selected yet). */
+export const graphByKey = (db: Kysely<Database>, graphKey: Expression<string>) =>
+  db
+    .selectFrom('graph_directory as d')
+    .innerJoin('graphs as g', 'g.graph_id', 'd.graph_id')
+    .where('d.graph_key', '=', graphKey);
+
+/** On a graph `g`: the event asked for, or the newest applied one when none (null) or a later one. */
+export const momentSeq = (
+  eb: ExpressionBuilder<Database & { g: GraphsTable }, 'g'>,
+  seq: Expression<number | null>,
+) =>
+  eb.fn<number>('least', [eb.fn.coalesce(seq, eb.ref('g.applied_seq')), eb.ref('g.applied_seq')]);

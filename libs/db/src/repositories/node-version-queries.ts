@@ -1,0 +1,53 @@
+import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import type { Database, NodeVersionsTable } from '../schema';
+
+/** Queries over node versions aliased `v`. */
+type Versions = Database & { v: NodeVersionsTable };
+
+/**
+ * A version row `v` is the node as of `seq` when no newer version of the same node is valid by
+ * then. As an anti-join on the primary key it keeps list scans streaming in index order under
+ * LIMIT.
+ */
+export function notSuperseded(seq: Expression<number> | number): Expression<SqlBool> {
+  const eb = expressionBuilder<Versions, 'v'>();
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('node_versions as w')
+        .select(sql.lit(1).as('one'))
+        .whereRef('w.graph_id', '=', 'v.graph_id')
+        .whereRef('w.node_no', '=', 'v.node_no')
+        .whereRef('w.valid_from', '>', 'v.valid_from')
+        .where('w.valid_from', '<=', seq),
+    ),
+  );
+}
+
+/**
+ * How many nodes of graph `graphId`, as of `seq`, are working and were last touched within
+ * [since, until]. With `until` the newest `last_event` a version valid at `seq` can have, this
+ * walks only the window of the partial index node_versions_working touched since `since`,
+ * whatever the graph's size.
+ */
+export function activeWorkingCount(w: {
+  graphId: Expression<number>;
+  seq: Expression<number>;
+  since: Expression<number>;
+  until: Expression<number | null>;
+}) {
+  const eb = expressionBuilder<Versions, never>();
+  return (
+    eb
+      .selectFrom('node_versions as v')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('v.graph_id', '=', w.graphId)
+      // a literal, so that generic plans of prepared statements match the partial index
+      .where('v.state', '=', sql.lit('working'))
+      .where('v.last_event', '>=', w.since)
+      .where('v.last_event', '<=', w.until)
+      .where('v.valid_from', '<=', w.seq)
+      .where(notSuperseded(w.seq))
+      .$asScalar()
+  );
+}

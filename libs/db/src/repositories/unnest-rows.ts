@@ -1,0 +1,31 @@
+import { sql, type Expression } from 'kysely';
+
+/**
+ * `(select * from unnest(a, b, …) with ordinality as x(a, b, …, i)) as p`: parallel arrays as the
+ * rows of table `p`, numbered from 1 in column `i`, so that each can drive its own lateral lookup
+ * and results come back to their input position.
+ */
+export function unnestRows<R extends Record<string, unknown>>(arrays: {
+  [K in keyof R]: Expression<R[K][]>;
+}) {
+  const columns = Object.keys(arrays).map((c) => sql.id(c));
+  return sql<R & { i: number }>`(select * from unnest(${sql.join(Object.values(arrays))})
+    with ordinality as x(${sql.join(columns)}, i))`.as('p');
+}
+
+/** `values` as one parameter, a Postgres array of `pgType`. */
+export const pgArray = <T>(values: T[], pgType: string) =>
+  sql<T[]>`cast(${values} as ${sql.raw(pgType)}[])`;
+
+/** Node numbers and the sequence to read each at, as the rows of `p` (`p.node_no`, `p.seq`). */
+export const unnestNodesAt = (nodes: { nodeNo: number; seq: number }[]) =>
+  unnestRows<{ node_no: number; seq: number }>({
+    node_no: pgArray(
+      nodes.map((n) => n.nodeNo),
+      'int',
+    ),
+    seq: pgArray(
+      nodes.map((n) => n.seq),
+      'bigint',
+    ),
+  });

@@ -1,0 +1,113 @@
+import { GraphReadRepository, type GraphListFilter } from '@graph-history/db';
+import { EventScript } from '../../api/support/watch-events';
+import { createTestDatabase, TestDatabase } from '../../support/test-database';
+import { seedHistory, SeededHistory } from '../support/seeded-history';
+
+/** GraphReadRepository on the real database: graph rows, facts as of an event, the graph list. */
+describe('GraphReadRepository', () => {
+  let t: TestDatabase;
+  let repo: GraphReadRepository;
+  const graphs: Record<string, SeededHistory> = {};
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    repo = new GraphReadRepository(t.db);
+    // g1 is the most recently active, g3 the least; `other` belongs to another account
+    const times: Record<string, number> = {
+      g3: 1_000,
+      g2: 2_000_000,
+      g1: 3_000_000,
+      other: 4_000_000,
+    };
+    for (const [key, time] of Object.entries(times)) {
+      const s = new EventScript(1_700_000_000_000 + time);
+      s.session('S').agent('S/a', 'S').status('S/a', 'idle').agent('S/b', 'S');
+      graphs[key] = await seedHistory(t.db, key, s.events, key === 'other' ? 'other' : 'main');
+    }
+  });
+  afterAll(() => t.drop());
+
+  it('findByKey reads the graph row; null for an unknown key', async () => {
+    const g = graphs.g1!;
+    expect(await repo.findByKey('g1')).toEqual({
+      graphId: g.graphId,
+      graphKey: 'g1',
+      accountId: g.accountId,
+      source: 'watch',
+      created: expect.any(Number),
+      appliedSeq: 4,
+      firstSeq: 1,
+      lastEvent: g.applied[3]!.event.created,
+      counts: g.applied[3]!.event.counts,
+    });
+    expect(await repo.findByKey('nope')).toBeNull();
+  });
+
+  it('findWithFacts describes the graph as of each event, or the newest', async () => {
+    const g = graphs.g2!;
+    for (const seq of [1, 2, 3, 4, null, 9]) {
+      const at = seq === null || seq > 4 ? 4 : seq;
+      const facts = await repo.findWithFacts('g2', seq, 0);
+      const working = [...g.nodesAt(at).values()].filter((r) => r.state === 'working').length;
+      expect(facts).toEqual({
+        graph: await repo.findByKey('g2'),
+        seq: at,
+        firstEventCreated: g.applied[0]!.event.created,
+        momentCreated: g.applied[at - 1]!.event.created,
+        momentCounts: g.applied[at - 1]!.event.counts,
+        nextCreated: at === 4 ? null : g.applied[at]!.event.created,
+        activeWorking: working,
+      });
+    }
+    // nothing is active when counted from after the newest event
+    expect((await repo.findWithFacts('g2', null, Number.MAX_SAFE_INTEGER))?.activeWorking).toBe(0);
+    expect(await repo.findWithFacts('nope', null, 0)).toBeNull();
+  });
+
+  describe('list and findInList', () => {
+    const filter = (over: Partial<GraphListFilter> = {}): GraphListFilter => ({
+      accountId: graphs.g1!.accountId,
+      graphKeys: null,
+      lastEvent: {},
+      ...over,
+    });
+    const keys = async (q: Parameters<GraphReadRepository['list']>[0]) =>
+      (await repo.list(q)).map((g) => g.graphKey);
+
+    it('lists the account’s graphs most recently active first, within the filters', async () => {
+      expect(await keys({ ...filter(), limit: 10 })).toEqual(['g1', 'g2', 'g3']);
+      expect(await keys({ ...filter({ graphKeys: ['g3', 'g1'] }), limit: 10 })).toEqual([
+        'g1',
+        'g3',
+      ]);
+      expect(await keys({ ...filter({ graphKeys: [] }), limit: 10 })).toEqual([]);
+      const g2Last = graphs.g2!.applied[3]!.event.created;
+      expect(await keys({ ...filter({ lastEvent: { lte: g2Last } }), limit: 10 })).toEqual([
+        'g2',
+        'g3',
+      ]);
+      expect(await keys({ ...filter({ lastEvent: { lt: g2Last } }), limit: 10 })).toEqual(['g3']);
+      expect(await keys({ ...filter({ lastEvent: { gte: g2Last } }), limit: 10 })).toEqual([
+        'g1',
+        'g2',
+      ]);
+      expect(await keys({ ...filter({ lastEvent: { gt: g2Last } }), limit: 1 })).toEqual(['g1']);
+    });
+
+    it('pages after and before a graph, before pages nearest first', async () => {
+      const g2 = (await repo.findByKey('g2'))!;
+      const at = { lastEvent: g2.lastEvent!, graphKey: 'g2' };
+      expect(await keys({ ...filter(), after: at, limit: 10 })).toEqual(['g3']);
+      expect(await keys({ ...filter(), before: at, limit: 10 })).toEqual(['g1']);
+    });
+
+    it('findInList finds a graph only where the list holds it', async () => {
+      expect((await repo.findInList(filter(), 'g2'))?.graphKey).toBe('g2');
+      expect(await repo.findInList(filter(), 'other')).toBeNull();
+      expect(await repo.findInList(filter({ graphKeys: ['g1'] }), 'g2')).toBeNull();
+      const g2Last = graphs.g2!.applied[3]!.event.created;
+      expect(await repo.findInList(filter({ lastEvent: { gt: g2Last } }), 'g2')).toBeNull();
+      expect(await repo.findInList(filter(), 'nope')).toBeNull();
+    });
+  });
+});
