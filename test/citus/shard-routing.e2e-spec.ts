@@ -31,7 +31,7 @@ const MULTI_SHARD: Exception[] = [
     why: "the graph list: an account's graphs live on every shard (one fan-out per page)",
   },
   {
-    match: /\bfrom unnest\(.*\) with ordinality as p\(graph_id\b/,
+    match: /\bunnest\(.*\) with ordinality as \w+\(graph_id\b/,
     why: "the graph list's per-graph figures, fetched for the page's graphs in one statement",
   },
   {
@@ -54,7 +54,7 @@ const NOT_YET_ROUTABLE: Exception[] = [
     why: 'ingest: stored event keys and node refs of the graph named by key',
   },
   {
-    match: /\bgraph_directory\b.*\bgraph_key = \$\d+/,
+    match: /\bgraph_directory\b.*\bgraph_key = (cast\()?\$\d+/,
     why: 'API: a graph, a node or the graph moment read by graph key',
   },
 ];
