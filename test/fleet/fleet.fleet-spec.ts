@@ -1,7 +1,10 @@
+import { Client } from 'pg';
+import { eventId } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
 import { Fleet, startFleet } from '@graph-history/cli/fleet/fleet';
 import { CHECK_FALL, CHECK_INTER_MS } from '@graph-history/cli/fleet/haproxy';
 import { IngestClient } from '@graph-history/cli/ingest-client';
+import type { ChildService } from '@graph-history/cli/start/child-service';
 import { freePort } from '../support/free-port';
 import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
 import { waitFor } from '../ingestor/support/ingestor-harness';
@@ -17,6 +20,8 @@ const RATE = { perSecond: 20, burst: 60 };
 describe('fleet', () => {
   let fleet: Fleet;
   let admin: FleetAdmin;
+  /** Servers started again after a fault: not in the fleet's own list, stopped here. */
+  const restarted: ChildService[] = [];
   const graph = simulate({ graphs: 1, events: 400, seed: 'fleet', graphKeyPrefix: 'fleet' })[0]!;
 
   beforeAll(async () => {
@@ -46,11 +51,13 @@ describe('fleet', () => {
       },
       30_000,
     );
+    await replayed(fleet);
   }, 120_000);
 
   afterAll(async () => {
     await admin?.close();
-    const pids = fleet?.processes().map((p) => p.pid);
+    const pids = [...(fleet?.processes() ?? []), ...restarted].map((p) => p.pid);
+    await Promise.all(restarted.map((s) => s.stop(5_000)));
     await fleet?.stop();
     // nothing of the fleet is left running
     for (const pid of pids ?? []) expect(alive(pid!)).toBe(false);
@@ -169,8 +176,8 @@ describe('fleet', () => {
         await client.send(run.graphKey, run.events.slice(i, i + 100));
     })();
     await new Promise((r) => setTimeout(r, 2_000));
-    const master = fleet.redis.restart(0);
-    try {
+    restarted.push(fleet.redis.restart(0));
+    {
       await sending;
       await waitFor(
         'every event applied once the master is back',
@@ -185,9 +192,64 @@ describe('fleet', () => {
         60_000,
       );
       await expectAppliedOnce(admin.db, run.graphKey, run.events);
-    } finally {
-      await master.stop(5_000);
     }
+  });
+
+  it('never answers an older state as_of an event the paused replica has not replayed', async () => {
+    const replica = new Client({ connectionString: fleet.postgres.replicaUrl });
+    await replica.connect();
+    try {
+      await replica.query('select pg_wal_replay_pause()');
+      const more = simulate({
+        graphs: 1,
+        events: 460,
+        seed: 'fleet',
+        graphKeyPrefix: 'fleet',
+      })[0]!.events.slice(400);
+      await new IngestClient({ url: fleet.ingestUrl, key: fleet.key }).send(graph.graphKey, more);
+      const g = await waitFor('applied on the primary', async () => {
+        const row = await admin.db
+          .selectFrom('graphs')
+          .select(['graph_id', 'applied_seq'])
+          .where('graph_key', '=', graph.graphKey)
+          .executeTakeFirst();
+        return row?.applied_seq === 460 ? row : undefined;
+      });
+      const newest = eventId(g.graph_id, 460);
+      const { rows } = await replica.query<{ applied_seq: number }>(
+        'select applied_seq from graphs where graph_id = $1',
+        [g.graph_id],
+      );
+      expect(Number(rows[0]!.applied_seq)).toBeLessThan(460); // the replica really is behind
+      const base = `/api/v1/graphs/gph_${graph.graphKey}`;
+      for (const r of replicaUrls(fleet)) {
+        // now: may be as old as the replica's lag, and says so
+        const now = JSON.parse((await get(r, base, fleet.key)).body);
+        expect(now.as_of_event_id).toBe(eventId(g.graph_id, Number(rows[0]!.applied_seq)));
+        // as_of the event the client saw on the primary: that state, never a 404 or an older one
+        const asOf = await get(r, `${base}?as_of=${newest}`, fleet.key);
+        expect(asOf.status).toBe(200);
+        expect(JSON.parse(asOf.body).as_of_event_id).toBe(newest);
+        const events = await get(r, `${base}/events?limit=5&as_of=${newest}`, fleet.key);
+        expect(JSON.parse(events.body).data[0].id).toBe(newest);
+        const time = await get(r, `${base}?as_of=${Date.now()}`, fleet.key);
+        expect(JSON.parse(time.body).as_of_event_id).toBe(newest);
+      }
+    } finally {
+      await replica.query('select pg_wal_replay_resume()');
+      await replica.end();
+    }
+  });
+
+  it('reads from the primary once the replica is stopped', async () => {
+    const { key } = await admin.newKey();
+    await fleet.postgres.replica.stop(20_000, 'SIGINT');
+    await new Promise((r) => setTimeout(r, 1_500)); // the APIs' replica health check
+    const base = `/api/v1/graphs/gph_${graph.graphKey}`;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => get(fleet.apiUrl, `${base}/nodes?limit=5`, key)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
   });
 
   it('answers no 5xx once the health check of a killed API replica has failed', async () => {
@@ -221,6 +283,24 @@ describe('fleet', () => {
     expect(results.filter((r) => r.status >= 500 || r.status === 0).length).toBeLessThanOrEqual(8);
   });
 });
+
+/** Resolves once the streaming replica has replayed everything the primary wrote so far. */
+async function replayed(fleet: Fleet): Promise<void> {
+  const primary = new Client({ connectionString: fleet.postgres.primaryUrl });
+  await primary.connect();
+  try {
+    const { rows } = await primary.query<{ lsn: string }>('select pg_current_wal_lsn() as lsn');
+    await waitFor('the replica replayed', async () => {
+      const r = await primary.query<{ behind: string | null }>(
+        'select pg_wal_lsn_diff($1, replay_lsn) as behind from pg_stat_replication',
+        [rows[0]!.lsn],
+      );
+      return r.rows[0] !== undefined && Number(r.rows[0].behind) <= 0;
+    });
+  } finally {
+    await primary.end();
+  }
+}
 
 function alive(pid: number): boolean {
   try {

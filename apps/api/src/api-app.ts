@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import { ReplicaRouting } from '@graph-history/db';
 import { addRequestIdHeader, ErrorEnvelopeFilter, fastifyOptions } from '@graph-history/http';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { addConditionalGet } from './http/conditional-get';
@@ -9,6 +10,7 @@ import { frameworkErrors } from './http/framework-errors';
 import { refuseOtherMethods } from './http/read-only-methods';
 import { ApiMetrics } from './ops/api-metrics';
 import { publicBaseUrl } from './public-urls';
+import { ReplicaReads } from './replicas/replica-reads';
 
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
@@ -24,8 +26,11 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   refuseOtherMethods(fastify, docBase);
   addRequestIdHeader(fastify);
   addConditionalGet(fastify);
+  const replicaUrls = options.config.DATABASE_REPLICA_URLS;
+  const routing = replicaUrls ? new ReplicaRouting(options.db, replicaUrls) : null;
+  if (routing) new ReplicaReads(routing, options.config.REPLICA_MAX_WAIT_MS).install(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(
-    ApiModule.forRoot(options),
+    ApiModule.forRoot({ ...options, db: routing?.db ?? options.db, keysDb: options.db }),
     adapter,
     { bufferLogs: true, abortOnError: false },
   );

@@ -37,6 +37,8 @@ import { ViewerService } from './viewer/viewer.service';
 export interface ApiModuleOptions {
   config: Config;
   db: Db;
+  /** Where API keys are looked up, when `db` reads from replicas: the primary. Default `db`. */
+  keysDb?: Db;
   /** Prefix of the API's Redis keys; default `gh:`. */
   redisKeyPrefix?: string;
 }
@@ -62,7 +64,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        CoreModule.forRoot(o.config, o.db),
+        CoreModule.forRoot(o.config, o.db, o.keysDb),
         LoggerModule.forRoot(logger(o.config.LOG_LEVEL)),
       ],
       controllers: [

@@ -9,6 +9,17 @@ const schema = z.object({
     .url()
     .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
     .optional(),
+  /** Streaming replicas the API may read from: postgres:// URLs, comma-separated. */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((v) => v.split(',').map((u) => u.trim()))
+    .refine(
+      (urls) => urls.every((u) => /^postgres(ql)?:\/\/[^\s]+$/.test(u)),
+      'must be postgres:// URLs separated by commas',
+    )
+    .optional(),
+  /** How long a read `as_of` an event a replica has not replayed yet waits for it before the primary. */
+  REPLICA_MAX_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   REDIS_URL: z
     .string()
     .url()

@@ -19,3 +19,5 @@ export * from './repositories/event-read.repository';
 export * from './repositories/node-read.repository';
 export * from './repositories/node-items.repository';
 export { isRoot, postgresSystemUser } from './embedded-postgres-root';
+export * from './replica-routing';
+export * from './repositories/replica-progress.repository';

@@ -6,10 +6,7 @@ import { RateLimitDegradation } from './rate-limit-degradation';
  * slow ones, so a Redis outage costs a request nothing but a switch to the insurance limiter. The
  * API boots and serves while Redis is down; the client keeps reconnecting in the background.
  */
-export function limiterRedis(
-  target: RedisTarget,
-  degradation: RateLimitDegradation,
-): RedisClient {
+export function limiterRedis(target: RedisTarget, degradation: RateLimitDegradation): RedisClient {
   const redis = createRedisClient(target, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -44,7 +44,8 @@ export interface Fleet {
 
 /**
  * A fleet on this machine, everything on 127.0.0.1: a Postgres primary and a streaming replica, a
- * Redis Cluster of three masters, `ingestors` ingestors and `apis` API replicas behind HAProxy.
+ * Redis Cluster of three masters, `ingestors` ingestors and `apis` API replicas behind HAProxy;
+ * the APIs read from the streaming replica (DATABASE_REPLICA_URLS).
  * Starts from empty data each time, with a `demo` account whose key it returns.
  */
 export async function startFleet(o: FleetOptions): Promise<Fleet> {
@@ -95,7 +96,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
         new AppProcess(
           `API ${i + 1}`,
           appEntry('api'),
-          { ...env, PORT: String(port) },
+          { ...env, PORT: String(port), DATABASE_REPLICA_URLS: postgres.replicaUrl },
           log(`api-${i + 1}`),
         ),
     );
