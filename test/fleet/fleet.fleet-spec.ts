@@ -39,18 +39,7 @@ describe('fleet', () => {
       graph.graphKey,
       graph.events,
     );
-    await waitFor(
-      'the graph applied',
-      async () => {
-        const g = await admin.db
-          .selectFrom('graphs')
-          .select(['applied_seq'])
-          .where('graph_key', '=', graph.graphKey)
-          .executeTakeFirst();
-        return g?.applied_seq === graph.events.length;
-      },
-      30_000,
-    );
+    await admin.appliedThrough(graph.graphKey, graph.events.length, 30_000);
     await replayed(fleet);
   }, 120_000);
 
@@ -142,18 +131,7 @@ describe('fleet', () => {
       await client.send(run.graphKey, run.events.slice(i, i + 100));
     }
     expect(fleet.ingestors[0]!.running).toBe(false);
-    await waitFor(
-      'every event applied by the surviving ingestor',
-      async () => {
-        const g = await admin.db
-          .selectFrom('graphs')
-          .select(['applied_seq', 'ingested_seq'])
-          .where('graph_key', '=', run.graphKey)
-          .executeTakeFirst();
-        return g?.applied_seq === run.events.length;
-      },
-      60_000,
-    );
+    await admin.appliedThrough(run.graphKey, run.events.length, 60_000);
     await expectAppliedOnce(admin.db, run.graphKey, run.events);
   });
 
@@ -177,22 +155,9 @@ describe('fleet', () => {
     })();
     await new Promise((r) => setTimeout(r, 2_000));
     restarted.push(fleet.redis.restart(0));
-    {
-      await sending;
-      await waitFor(
-        'every event applied once the master is back',
-        async () => {
-          const g = await admin.db
-            .selectFrom('graphs')
-            .select(['applied_seq'])
-            .where('graph_key', '=', run.graphKey)
-            .executeTakeFirst();
-          return g?.applied_seq === run.events.length;
-        },
-        60_000,
-      );
-      await expectAppliedOnce(admin.db, run.graphKey, run.events);
-    }
+    await sending;
+    await admin.appliedThrough(run.graphKey, run.events.length, 60_000);
+    await expectAppliedOnce(admin.db, run.graphKey, run.events);
   });
 
   it('never answers an older state as_of an event the paused replica has not replayed', async () => {
@@ -207,14 +172,7 @@ describe('fleet', () => {
         graphKeyPrefix: 'fleet',
       })[0]!.events.slice(400);
       await new IngestClient({ url: fleet.ingestUrl, key: fleet.key }).send(graph.graphKey, more);
-      const g = await waitFor('applied on the primary', async () => {
-        const row = await admin.db
-          .selectFrom('graphs')
-          .select(['graph_id', 'applied_seq'])
-          .where('graph_key', '=', graph.graphKey)
-          .executeTakeFirst();
-        return row?.applied_seq === 460 ? row : undefined;
-      });
+      const g = await admin.appliedThrough(graph.graphKey, 460);
       const newest = eventId(g.graph_id, 460);
       const { rows } = await replica.query<{ applied_seq: number }>(
         'select applied_seq from graphs where graph_id = $1',

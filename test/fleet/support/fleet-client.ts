@@ -1,6 +1,7 @@
 import { createDb, Db } from '@graph-history/db';
 import { KeyAdminService } from '@graph-history/cli/keys/key-admin.service';
 import type { Fleet } from '@graph-history/cli/fleet/fleet';
+import { waitFor } from '../../ingestor/support/ingestor-harness';
 
 export interface Answer {
   status: number;
@@ -29,6 +30,22 @@ export class FleetAdmin {
   async newKey(account = 'demo'): Promise<{ key: string; id: string }> {
     const created = await this.keys.create(account, null);
     return { key: created.key, id: created.id };
+  }
+
+  /** The graph's row once the primary has applied it through `seq`. */
+  appliedThrough(graphKey: string, seq: number, timeoutMs = 20_000) {
+    return waitFor(
+      `${graphKey} applied through ${seq}`,
+      async () => {
+        const g = await this.db
+          .selectFrom('graphs')
+          .select(['graph_id', 'applied_seq'])
+          .where('graph_key', '=', graphKey)
+          .executeTakeFirst();
+        return g && g.applied_seq >= seq ? g : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   close(): Promise<void> {

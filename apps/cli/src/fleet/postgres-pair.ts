@@ -49,37 +49,15 @@ export async function startPostgresPair(
     const primary = server('postgres primary', bin, primaryDir, ports.primary, user, dir);
     servers.push(primary);
     await waitAccepting(bin, ports.primary, primary);
+    const onPrimary = ['-h', '127.0.0.1', '-p', String(ports.primary), '-U', 'postgres'];
     await runAs(
       path.join(bin, 'psql'),
-      [
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(ports.primary),
-        '-U',
-        'postgres',
-        '-c',
-        `CREATE DATABASE ${FLEET_DATABASE}`,
-      ],
+      [...onPrimary, '-c', `CREATE DATABASE ${FLEET_DATABASE}`],
       user,
     );
     await runAs(
       path.join(bin, 'pg_basebackup'),
-      [
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(ports.primary),
-        '-U',
-        'postgres',
-        '-D',
-        replicaDir,
-        '-R',
-        '-X',
-        'stream',
-        '-c',
-        'fast',
-      ],
+      [...onPrimary, '-D', replicaDir, '-R', '-X', 'stream', '-c', 'fast'],
       user,
     );
     const replica = server('postgres replica', bin, replicaDir, ports.replica, user, dir);
@@ -98,25 +76,17 @@ export async function startPostgresPair(
   }
 }
 
+const SETTINGS = [
+  'listen_addresses=127.0.0.1',
+  'unix_socket_directories=',
+  'wal_level=replica',
+  'max_wal_senders=5',
+  'hot_standby=on',
+  'max_connections=200',
+];
+
 function server(name: string, bin: string, dataDir: string, port: number, user: User, dir: string) {
-  const args = [
-    '-D',
-    dataDir,
-    '-p',
-    String(port),
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'unix_socket_directories=',
-    '-c',
-    'wal_level=replica',
-    '-c',
-    'max_wal_senders=5',
-    '-c',
-    'hot_standby=on',
-    '-c',
-    'max_connections=200',
-  ];
+  const args = ['-D', dataDir, '-p', String(port), ...SETTINGS.flatMap((s) => ['-c', s])];
   return new ChildService(
     name,
     { file: path.join(bin, 'postgres'), args, user },
