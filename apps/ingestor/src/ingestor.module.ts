@@ -3,14 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
 import { DatabaseHealthRepository, Db, PendingWorkRepository } from '@graph-history/db';
-import {
-  ApiKeyGuard,
-  CONFIG,
-  CoreModule,
-  DB,
-  loggerParams,
-  slotPrefix,
-} from '@graph-history/http';
+import { ApiKeyGuard, CONFIG, CoreModule, DB, loggerParams, slotPrefix } from '@graph-history/http';
 import { ApplyJobHandler } from './apply/apply-job.handler';
 import { GraphApplier } from './apply/graph-applier';
 import { EventStore } from './ingest/event-store';
