@@ -30,7 +30,7 @@ describe('a Redis outage', () => {
     t = await createTestDatabase();
     key = await createKey(t.db, 'outage');
     redis = await RedisServer.start();
-    app = await startIngestor(t.db, t.url, uniqueQueuePrefix(), true, redis.url);
+    app = await startIngestor(t.db, t.url, uniqueQueuePrefix(), true, { REDIS_URL: redis.url });
   });
   afterAll(async () => {
     // The workers wait for Redis to close: bring it back first if a failure left it down.

@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
+import { ReplicaRouting } from '@graph-history/db';
 import { ErrorEnvelopeFilter, fastifySetup } from '@graph-history/http';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { addConditionalGet } from './http/conditional-get';
@@ -10,6 +11,7 @@ import { ApiMetrics } from './ops/api-metrics';
 import { publicBaseUrl } from './public-urls';
 import { FairShare } from './rate-limit/fair-share';
 import { VIEWER_FORM_PATHS } from './viewer/viewer-form-paths';
+import { ReplicaReads } from './replicas/replica-reads';
 
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
@@ -28,8 +30,11 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
     charged.then(() => done(null, payload), done);
   });
   addConditionalGet(fastify);
+  const replicaUrls = options.config.DATABASE_REPLICA_URLS;
+  const routing = replicaUrls ? new ReplicaRouting(options.db, replicaUrls) : null;
+  if (routing) new ReplicaReads(routing, options.config.REPLICA_MAX_WAIT_MS).install(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(
-    ApiModule.forRoot(options),
+    ApiModule.forRoot({ ...options, db: routing?.db ?? options.db, keysDb: options.db }),
     adapter,
     { bufferLogs: true, abortOnError: false },
   );

@@ -42,6 +42,8 @@ import { ViewerController } from './viewer/viewer.controller';
 export interface ApiModuleOptions {
   config: Config;
   db: Db;
+  /** Where API keys are looked up, when `db` reads from replicas: the primary. Default `db`. */
+  keysDb?: Db;
   /** Prefix of the API's Redis keys; default `gh:`. */
   redisKeyPrefix?: string;
 }
@@ -67,7 +69,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        CoreModule.forRoot(o.config, o.db),
+        CoreModule.forRoot(o.config, o.db, o.keysDb),
         LoggerModule.forRoot(logger(o.config.LOG_LEVEL)),
       ],
       controllers: [

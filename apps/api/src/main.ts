@@ -6,7 +6,7 @@ import { createApiApp } from './api-app';
 runMain('API', async () => {
   const config = loadConfigOrExit();
   // The API serves without Redis (rate limits fall back to the in-process insurance limiter).
-  await assertRedisReachable(config.REDIS_URL).catch((err: Error) =>
+  await assertRedisReachable(config).catch((err: Error) =>
     process.stderr.write(
       `${err.message} The API serves anyway, with per-process rate limits until Redis is back.\n`,
     ),

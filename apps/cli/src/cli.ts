@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error';
+import { registerFleetCommand } from './commands/fleet.command';
 import { registerGraphsCommand } from './commands/graphs.command';
 import { registerIngestCommand } from './commands/ingest.command';
 import { registerKeysCommand } from './commands/keys.command';
@@ -29,6 +30,7 @@ export function createProgram(io: CliIo): Command {
   registerSimulateCommand(program, io);
   registerStartCommand(program, io);
   registerStalledCommand(program, io);
+  registerFleetCommand(program, io);
   registerWatchCommand(program, io);
   registerGraphsCommand(program, io);
   registerTailCommand(program, io);

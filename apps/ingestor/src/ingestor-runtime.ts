@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient } from '@graph-history/http';
 import { LocalApplier } from './apply/local-applier';
 import { JobQueues } from './jobs/job-queues';
 import { JobWorkers } from './jobs/job-workers';
@@ -19,8 +19,8 @@ export class IngestorRuntime implements OnApplicationBootstrap, OnApplicationShu
     private readonly workers: JobWorkers,
     private readonly queues: JobQueues,
     private readonly local: LocalApplier,
-    @Inject(PRODUCER_REDIS) private readonly producerRedis: Redis,
-    @Inject(WORKER_REDIS) private readonly workerRedis: Redis,
+    @Inject(PRODUCER_REDIS) private readonly producerRedis: RedisClient,
+    @Inject(WORKER_REDIS) private readonly workerRedis: RedisClient,
   ) {}
 
   onApplicationBootstrap(): void {

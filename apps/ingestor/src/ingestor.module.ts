@@ -10,6 +10,7 @@ import {
   CoreModule,
   loggerParams,
   repositoryProvider,
+  slotPrefix,
 } from '@graph-history/http';
 import { ApplyJobHandler } from './apply/apply-job.handler';
 import { LocalApplier } from './apply/local-applier';
@@ -52,18 +53,18 @@ export class IngestorModule {
         { provide: IngestorMetrics, useFactory: () => new IngestorMetrics() },
         {
           provide: PRODUCER_REDIS,
-          useFactory: (c: Config) => createRedis(c.REDIS_URL, 'producer'),
+          useFactory: (c: Config) => createRedis(c, 'producer'),
           inject: [CONFIG],
         },
         {
           provide: WORKER_REDIS,
-          useFactory: (c: Config) => createRedis(c.REDIS_URL, 'worker'),
+          useFactory: (c: Config) => createRedis(c, 'worker'),
           inject: [CONFIG],
         },
         {
           provide: JobQueues,
           useFactory: (redis: ReturnType<typeof createRedis>, c: Config) =>
-            new JobQueues(redis, c.QUEUE_PREFIX),
+            new JobQueues(redis, slotPrefix(c, c.QUEUE_PREFIX)),
           inject: [PRODUCER_REDIS, CONFIG],
         },
         repositoryProvider(DatabaseHealthRepository),

@@ -7,7 +7,7 @@ import { createIngestorApp } from './create-ingestor-app';
 runMain('ingestor', async () => {
   const config = loadConfigOrExit();
   try {
-    await assertRedisReachable(config.REDIS_URL);
+    await assertRedisReachable(config);
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);

@@ -11,11 +11,35 @@ const schema = z.object({
     .url()
     .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
     .optional(),
+  /** Streaming replicas the API may read from: postgres:// URLs, comma-separated. */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((v) => v.split(',').map((u) => u.trim()))
+    .refine(
+      (urls) => urls.every((u) => /^postgres(ql)?:\/\/[^\s]+$/.test(u)),
+      'must be postgres:// URLs separated by commas',
+    )
+    .optional(),
+  /** How long a read `as_of` an event a replica has not replayed yet waits for it before the primary. */
+  REPLICA_MAX_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   REDIS_URL: z
     .string()
     .url()
     .refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// URL')
     .default('redis://127.0.0.1:6379'),
+  /** A Redis Cluster instead of REDIS_URL: `host:port` of some of its masters, comma-separated. */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((v) => v.split(',').map((n) => n.trim()))
+    .refine(
+      (nodes) =>
+        nodes.every((n) => /^[A-Za-z0-9.-]+:\d{1,5}$/.test(n) && Number(n.split(':')[1]) <= 65535),
+      'must be host:port pairs separated by commas',
+    )
+    .transform((nodes) =>
+      nodes.map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) })),
+    )
+    .optional(),
   PORT: port.default(3000),
   /** Address the read API and the ingestor listen on; `0.0.0.0` for every interface. */
   HOST: z.string().min(1).default('127.0.0.1'),

@@ -22,3 +22,6 @@ export * from './repositories/node-read.repository';
 export * from './repositories/node-items.repository';
 export * from './repositories/stalled-graph.repository';
 export * from './repositories/graph-apply-lock.repository';
+export { isRoot, postgresSystemUser } from './embedded-postgres-root';
+export * from './replica-routing';
+export * from './repositories/replica-progress.repository';

@@ -21,6 +21,9 @@ export function registerPool(db: Db, pool: Pool): void {
   pools.set(db, pool);
 }
 
+/** The pg pool behind a Db that createDb made. */
+export const poolOf = (db: Db): Pool | undefined => pools.get(db);
+
 /** Compiles queries to SQL text; it never connects. */
 const compiler = new Kysely<Database>({
   dialect: {

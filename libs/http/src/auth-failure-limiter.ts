@@ -1,6 +1,6 @@
-import Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { InsuranceLimiter } from './insurance-limiter';
+import type { RedisClient } from './redis-client';
 
 export const AUTH_FAILURES_PER_WINDOW = 20;
 export const AUTH_FAILURE_WINDOW_S = 60;
@@ -16,7 +16,7 @@ export class AuthFailureLimiter {
   private readonly limiter: RateLimiterRedis;
   private readonly blockedUntil = new Map<string, number>();
 
-  constructor(redis: Redis, keyPrefix: string, onInsurance: () => void = () => undefined) {
+  constructor(redis: RedisClient, keyPrefix: string, onInsurance: () => void = () => undefined) {
     const opts = { points: AUTH_FAILURES_PER_WINDOW, duration: AUTH_FAILURE_WINDOW_S };
     this.limiter = new RateLimiterRedis({
       ...opts,

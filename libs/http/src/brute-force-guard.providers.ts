@@ -1,19 +1,19 @@
 import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
-import type Redis from 'ioredis';
 import type { Config } from '@graph-history/config';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { AuthService } from './auth.service';
 import { CONFIG } from './core.module';
 import { GuardedAuth } from './guarded-auth';
 import { limiterRedis } from './limiter-redis';
+import type { RedisClient } from './redis-client';
 
 /** The failure limiter's own Redis connection (rate-limiter-flexible installs its script on it). */
 @Injectable()
 export class AuthFailureRedis implements OnApplicationShutdown {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
 
   constructor(@Inject(CONFIG) config: Config) {
-    this.redis = limiterRedis(config.REDIS_URL);
+    this.redis = limiterRedis(config);
   }
 
   onApplicationShutdown(): void {

@@ -6,17 +6,20 @@ import { AuthService } from './auth.service';
 export const CONFIG = Symbol('CONFIG');
 export const DB = Symbol('DB');
 
-/** Config, the Kysely instance and key authentication, shared by both apps. */
+/**
+ * Config, the Kysely instance and key authentication, shared by both apps. Keys are looked up in
+ * `keysDb` (the primary when `db` reads from replicas: a new key works at once everywhere).
+ */
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: Config, db: Db): DynamicModule {
+  static forRoot(config: Config, db: Db, keysDb: Db = db): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: DB, useValue: db },
-        { provide: ApiKeyRepository, useFactory: (d: Db) => new ApiKeyRepository(d), inject: [DB] },
+        { provide: ApiKeyRepository, useValue: new ApiKeyRepository(keysDb) },
         {
           provide: AuthService,
           useFactory: (k: ApiKeyRepository) => new AuthService(k),

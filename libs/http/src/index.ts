@@ -11,6 +11,7 @@ export * from './guarded-auth';
 export * from './brute-force-guard.providers';
 export * from './insurance-limiter';
 export * from './limiter-redis';
+export * from './redis-client';
 export * from './redis-reachable';
 export * from './logger';
 export * from './redact-secrets';

@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { createRedisClient, RedisClient, RedisTarget } from './redis-client';
 
 /**
  * A Redis connection for a rate limiter: never queues commands while disconnected and gives up on
@@ -6,8 +6,11 @@ import Redis from 'ioredis';
  * app boots and serves while Redis is down; the client keeps reconnecting in the background.
  * `onReady` is told each time the connection is (re)established.
  */
-export function limiterRedis(url: string, onReady: () => void = () => undefined): Redis {
-  const redis = new Redis(url, {
+export function limiterRedis(
+  target: RedisTarget,
+  onReady: () => void = () => undefined,
+): RedisClient {
+  const redis = createRedisClient(target, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: 250,

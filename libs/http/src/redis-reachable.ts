@@ -1,18 +1,29 @@
-import Redis from 'ioredis';
+import { createRedisClient, describeRedis, RedisTarget } from './redis-client';
 
 export const REDIS_HOWTO =
   'start it with `docker compose up -d redis`, or `redis-server --daemonize yes`, or set REDIS_URL';
 
+const asTarget = (target: string | RedisTarget): RedisTarget =>
+  typeof target === 'string' ? { REDIS_URL: target } : target;
+
 /** Resolves when Redis answers PING within the timeout; rejects with one line saying how to fix it. */
-export async function assertRedisReachable(url: string, timeoutMs = 2_000): Promise<void> {
-  if (!(await redisAnswers(url, timeoutMs))) {
-    throw new Error(`Redis is not reachable at ${redactUrl(url)}: ${REDIS_HOWTO}.`);
+export async function assertRedisReachable(
+  target: string | RedisTarget,
+  timeoutMs = 2_000,
+): Promise<void> {
+  if (!(await redisAnswers(target, timeoutMs))) {
+    throw new Error(
+      `Redis is not reachable at ${describeRedis(asTarget(target))}: ${REDIS_HOWTO}.`,
+    );
   }
 }
 
-/** Whether a Redis at `url` answers PING within the timeout. */
-export async function redisAnswers(url: string, timeoutMs = 2_000): Promise<boolean> {
-  const client = new Redis(url, {
+/** Whether a Redis (or Redis Cluster) answers PING within the timeout. */
+export async function redisAnswers(
+  target: string | RedisTarget,
+  timeoutMs = 2_000,
+): Promise<boolean> {
+  const client = createRedisClient(asTarget(target), {
     lazyConnect: true,
     connectTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
@@ -20,22 +31,15 @@ export async function redisAnswers(url: string, timeoutMs = 2_000): Promise<bool
     enableOfflineQueue: false,
   });
   client.on('error', () => undefined);
+  const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false).unref());
   try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
+    return await Promise.race([
+      client.connect().then(async () => (await client.ping()) === 'PONG'),
+      timeout,
+    ]);
   } catch {
     return false;
   } finally {
     client.disconnect();
-  }
-}
-
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '****';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return '(unparseable URL)';
   }
 }

@@ -37,11 +37,14 @@ export interface EndpointFixture {
   close(): Promise<void>;
 }
 
-/** With `runWorkers`, the apply/trim workers and the sweeper run too. */
-export async function endpointFixture(runWorkers = false): Promise<EndpointFixture> {
+/** With `runWorkers`, the apply/trim workers and the sweeper run too; `env` adds settings. */
+export async function endpointFixture(
+  runWorkers = false,
+  env: NodeJS.ProcessEnv = {},
+): Promise<EndpointFixture> {
   const t = await createTestDatabase();
   const queuePrefix = uniqueQueuePrefix();
-  const app = await startIngestor(t.db, t.url, queuePrefix, runWorkers);
+  const app = await startIngestor(t.db, t.url, queuePrefix, runWorkers, env);
   const owner = await createKey(t.db, 'owner');
   const graphRow = (graphKey: string) =>
     t.db.selectFrom('graphs').selectAll().where('graph_key', '=', graphKey).executeTakeFirst();

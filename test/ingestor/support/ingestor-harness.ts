@@ -12,14 +12,15 @@ export const uniqueQueuePrefix = testQueuePrefix;
 export function testConfig(
   databaseUrl: string,
   queuePrefix: string,
-  redisUrl = process.env.REDIS_URL,
+  env: NodeJS.ProcessEnv = {},
 ): Config {
   return loadConfig({
     DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
+    REDIS_URL: process.env.REDIS_URL,
     QUEUE_PREFIX: queuePrefix,
     METRICS_TOKEN: TEST_METRICS_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
   });
 }
 
@@ -50,10 +51,10 @@ export async function startIngestor(
   databaseUrl: string,
   queuePrefix: string,
   runWorkers: boolean,
-  redisUrl?: string,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<RunningIngestor> {
   const app = await createIngestorApp({
-    config: testConfig(databaseUrl, queuePrefix, redisUrl),
+    config: testConfig(databaseUrl, queuePrefix, env),
     db,
     runWorkers,
   });

@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import type { RedisClient } from '@graph-history/http';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { InsuranceLimiter } from '@graph-history/http';
 import { RateLimitDegradation } from './rate-limit-degradation';
@@ -47,7 +47,7 @@ export class KeyRateLimiter {
   private readonly leaseSize: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly limits: KeyRateLimits,
     private readonly keyPrefix: string,
     private readonly degradation: RateLimitDegradation,

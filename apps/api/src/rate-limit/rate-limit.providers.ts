@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { Config } from '@graph-history/config';
-import { bruteForceGuardProviders, CONFIG, limiterRedis } from '@graph-history/http';
+import { bruteForceGuardProviders, CONFIG, limiterRedis, RedisClient } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
 import { AccountConcurrency } from './account-concurrency';
 import { FairShare } from './fair-share';
@@ -17,12 +16,12 @@ export const RATE_LIMIT_PREFIX = Symbol('RATE_LIMIT_PREFIX');
  */
 @Injectable()
 export class LimiterConnections implements OnApplicationShutdown {
-  readonly keys: Redis;
-  readonly accounts: Redis;
+  readonly keys: RedisClient;
+  readonly accounts: RedisClient;
 
   constructor(@Inject(CONFIG) config: Config, degradation: RateLimitDegradation) {
-    this.keys = limiterRedis(config.REDIS_URL, () => degradation.redisReady());
-    this.accounts = limiterRedis(config.REDIS_URL, () => degradation.redisReady());
+    this.keys = limiterRedis(config, () => degradation.redisReady());
+    this.accounts = limiterRedis(config, () => degradation.redisReady());
   }
 
   onApplicationShutdown(): void {

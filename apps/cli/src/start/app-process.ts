@@ -1,72 +1,19 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { CliError } from '../cli-error';
+import { ChildService } from './child-service';
 
 /** One of the service's apps (API, ingestor) running as a child process, logging to a file. */
-export class AppProcess {
-  readonly exited: Promise<number | null>;
-  private readonly child: ChildProcess;
-  private stopping = false;
-
-  constructor(
-    readonly name: string,
-    script: string,
-    env: NodeJS.ProcessEnv,
-    readonly logFile: string,
-  ) {
+export class AppProcess extends ChildService {
+  constructor(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string) {
     if (!existsSync(script))
       throw new CliError(`${script} is missing; build first with \`pnpm build\`.`);
-    const log = createWriteStream(logFile, { flags: 'a' });
-    // Own process group: Ctrl-C reaches only this CLI, which then stops the apps in order.
-    this.child = spawn(process.execPath, [script], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    this.child.stdout!.pipe(log);
-    this.child.stderr!.pipe(log);
-    this.exited = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => resolve(signal ? null : code)),
-    );
-    process.once('exit', this.killNow);
+    super(name, { file: process.execPath, args: [script], env }, logFile);
   }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** Whether it stopped without being asked to. */
-  get crashed(): boolean {
-    return !this.stopping && !this.running;
-  }
-
-  /** SIGTERM (the apps drain and exit), then SIGKILL after `timeoutMs`. */
-  async stop(timeoutMs = 15_000): Promise<void> {
-    this.stopping = true;
-    process.removeListener('exit', this.killNow);
-    if (!this.running) return;
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
-    await this.exited;
-    clearTimeout(timer);
-  }
-
-  lastLogLines(count = 8): string {
-    try {
-      return readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
-    } catch {
-      return '';
-    }
-  }
-
-  private readonly killNow = () => {
-    if (this.running) this.child.kill('SIGKILL');
-  };
 }
 
 /** Resolves once `url` answers HTTP at all (any status); fails if the app exits or time runs out. */
 export async function waitUntilServing(
-  app: AppProcess,
+  app: ChildService,
   url: string,
   timeoutMs = 60_000,
 ): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { JobsOptions, Queue } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisClient } from '@graph-history/http';
 import { TickBatcher } from './tick-batcher';
 
 export const APPLY_QUEUE = 'apply';
@@ -45,7 +45,7 @@ export class JobQueues {
     ),
   );
 
-  constructor(connection: Redis, prefix: string) {
+  constructor(connection: RedisClient, prefix: string) {
     this.apply = new Queue<GraphJob>(APPLY_QUEUE, {
       connection,
       prefix,

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Worker } from 'bullmq';
-import type Redis from 'ioredis';
 import { Config } from '@graph-history/config';
-import { CONFIG } from '@graph-history/http';
+import { CONFIG, RedisClient, slotPrefix } from '@graph-history/http';
 import { ApplyJobHandler } from '../apply/apply-job.handler';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { WORKER_REDIS } from '../tokens';
@@ -25,7 +24,7 @@ export class JobWorkers {
   private workers: Worker<GraphJob>[] = [];
 
   constructor(
-    @Inject(WORKER_REDIS) private readonly redis: Redis,
+    @Inject(WORKER_REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: Config,
     private readonly apply: ApplyJobHandler,
     private readonly trim: TrimJobHandler,
@@ -54,7 +53,7 @@ export class JobWorkers {
   ): Worker<GraphJob> {
     const worker = new Worker<GraphJob>(queue, (job) => handle(job.data.graphId), {
       connection: this.redis,
-      prefix: this.config.QUEUE_PREFIX,
+      prefix: slotPrefix(this.config, this.config.QUEUE_PREFIX),
       concurrency,
       ...STALL_OPTIONS,
     });

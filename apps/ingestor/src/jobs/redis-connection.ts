@@ -1,12 +1,12 @@
-import Redis from 'ioredis';
+import { createRedisClient, RedisClient, RedisTarget } from '@graph-history/http';
 
 /**
  * Producers fail fast when Redis is away, without queueing commands while disconnected (enqueueing
  * is best effort: applies then run in-process, and the sweeper re-derives jobs from Postgres);
  * workers wait for Redis indefinitely, as BullMQ requires.
  */
-export function createRedis(url: string, role: 'producer' | 'worker'): Redis {
-  const client = new Redis(url, {
+export function createRedis(target: RedisTarget, role: 'producer' | 'worker'): RedisClient {
+  const client = createRedisClient(target, {
     maxRetriesPerRequest: role === 'worker' ? null : 1,
     enableOfflineQueue: role === 'worker',
     connectionName: `graph-history-ingestor-${role}`,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient } from '@graph-history/http';
 import { DatabaseHealthRepository } from '@graph-history/db';
 import { PRODUCER_REDIS } from '../tokens';
 
@@ -17,7 +17,7 @@ const CHECK_TIMEOUT_MS = 1_000;
 export class ReadinessService {
   constructor(
     private readonly database: DatabaseHealthRepository,
-    @Inject(PRODUCER_REDIS) private readonly redis: Redis,
+    @Inject(PRODUCER_REDIS) private readonly redis: RedisClient,
   ) {}
 
   async check(): Promise<Readiness> {

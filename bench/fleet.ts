@@ -1,0 +1,189 @@
+/**
+ * Fleet benchmark (`pnpm bench:fleet`): starts the fleet of `pnpm fleet` (everything on 127.0.0.1)
+ * and measures, through HAProxy, node reads with one, two and three API replicas behind it
+ * (requests/s, p99 and the ratio to one replica: on a small machine the ratio, not the absolute,
+ * is the figure), then the streaming replica's lag while 5,000 events/s are ingested.
+ * Needs the Postgres server binaries, redis-server and haproxy; run `pnpm build` first.
+ */
+import { cpus, loadavg } from 'node:os';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { simulate } from '@graph-history/simulator';
+import { startFleet, Fleet } from '../apps/cli/src/fleet/fleet';
+import { freePort } from '../apps/cli/src/fleet/free-port';
+import { startHaproxy } from '../apps/cli/src/fleet/haproxy';
+import { IngestClient } from '../apps/cli/src/ingest-client';
+
+const READ_SECONDS = 8;
+const WARM_UP_SECONDS = 2;
+const CONNECTIONS = 24;
+const INGEST_RATE = 5_000;
+const INGEST_SECONDS = 10;
+const INGEST_GRAPHS = 25;
+
+async function main(): Promise<void> {
+  console.log(`${cpus().length} cores, load average at start: ${loadAverage()}`);
+  const fleet = await startFleet({
+    apiPort: await freePort(),
+    ingestPort: await freePort(),
+    apis: 3,
+    ingestors: 2,
+    env: { PATH: process.env.PATH, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+  });
+  try {
+    const paths = await seedReads(fleet);
+    await readScaling(fleet, paths);
+    await replicaLag(fleet);
+  } finally {
+    await fleet.stop();
+  }
+  console.log(`load average at end: ${loadAverage()}`);
+}
+
+/** One graph of 2,000 simulated events; the paths of its node reads. */
+async function seedReads(fleet: Fleet): Promise<string[]> {
+  const graph = simulate({
+    graphs: 1,
+    events: 2_000,
+    seed: 'bench-fleet',
+    graphKeyPrefix: 'bf',
+  })[0]!;
+  const client = new IngestClient({ url: fleet.ingestUrl, key: fleet.key });
+  for (let i = 0; i < graph.events.length; i += 1_000)
+    await client.send(graph.graphKey, graph.events.slice(i, i + 1_000));
+  const id = `gph_${graph.graphKey}`;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const res = await fetch(`${fleet.apiUrl}/api/v1/graphs/${id}/nodes?limit=100`, {
+      headers: { authorization: `Bearer ${fleet.key}` },
+    });
+    const body = (await res.json()) as { data?: { id: string }[]; as_of_event_id?: string };
+    if (body.data && body.data.length >= 20)
+      return body.data.map((n) => `/api/v1/graphs/${id}/nodes/${n.id}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the benchmark graph was not readable within 60 s');
+}
+
+async function readScaling(fleet: Fleet, paths: string[]): Promise<void> {
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const balancer = await startHaproxy(
+    fleet.dir,
+    ports.map((port, i) => ({
+      name: `replicas-${i + 1}`,
+      port,
+      servers: fleet.apiPorts.slice(0, i + 1),
+    })),
+    'bench-haproxy',
+  );
+  try {
+    await new Promise((r) => setTimeout(r, 1_500)); // first health checks
+    const results: { replicas: number; rps: number; p99: number }[] = [];
+    for (const [i, port] of ports.entries()) {
+      const run = (duration: number) =>
+        autocannon({
+          url: `http://127.0.0.1:${port}`,
+          connections: CONNECTIONS,
+          duration,
+          headers: { authorization: `Bearer ${fleet.key}` },
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: paths[Math.floor(Math.random() * paths.length)]!,
+              }),
+            },
+          ],
+        });
+      process.stdout.write(`node reads through HAProxy, ${i + 1} API replica(s) ... `);
+      await run(WARM_UP_SECONDS);
+      const r = await run(READ_SECONDS);
+      if (r.non2xx || r.errors)
+        throw new Error(`${r.non2xx} non-2xx answers and ${r.errors} errors`);
+      results.push({ replicas: i + 1, rps: r.requests.average, p99: r.latency.p99 });
+      console.log(`${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms`);
+    }
+    console.log('\nreplicas  req/s   p99 ms  ratio to one replica');
+    for (const r of results)
+      console.log(
+        `${String(r.replicas).padStart(8)}  ${r.rps.toFixed(0).padStart(6)}  ${String(r.p99).padStart(6)}  ${(r.rps / results[0]!.rps).toFixed(2)}`,
+      );
+  } finally {
+    await balancer.stop(5_000);
+  }
+}
+
+/** Ingests INGEST_RATE events/s (batches every 100 ms over several graphs) and samples the lag. */
+async function replicaLag(fleet: Fleet): Promise<void> {
+  const primary = new Client({ connectionString: fleet.postgres.primaryUrl });
+  await primary.connect();
+  const graphs = simulate({
+    graphs: INGEST_GRAPHS,
+    events: (INGEST_RATE * INGEST_SECONDS) / INGEST_GRAPHS,
+    seed: 'bench-lag',
+    graphKeyPrefix: 'lag',
+  });
+  const client = new IngestClient({ url: fleet.ingestUrl, key: fleet.key });
+  const perTick = INGEST_RATE / 10 / INGEST_GRAPHS;
+  const samples: { ms: number; bytes: number }[] = [];
+  let sending = true;
+  const sampler = (async () => {
+    while (sending) {
+      const { rows } = await primary.query<{ ms: number | null; bytes: string | null }>(
+        `select extract(epoch from replay_lag) * 1000 as ms, pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn) as bytes from pg_stat_replication`,
+      );
+      if (rows[0]) samples.push({ ms: Number(rows[0].ms ?? 0), bytes: Number(rows[0].bytes ?? 0) });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  process.stdout.write(
+    `\ningesting ${INGEST_RATE} events/s for ${INGEST_SECONDS} s through HAProxy (${INGEST_GRAPHS} graphs) ... `,
+  );
+  const started = Date.now();
+  let sent = 0;
+  const inFlight: Promise<unknown>[] = [];
+  for (let tick = 0; tick < INGEST_SECONDS * 10; tick++) {
+    const due = started + tick * 100;
+    if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+    for (const g of graphs) {
+      const batch = g.events.slice(tick * perTick, (tick + 1) * perTick);
+      sent += batch.length;
+      // each graph's batches in order: a batch waits for the graph's previous one
+      const previous = inFlight[graphs.indexOf(g)] ?? Promise.resolve();
+      inFlight[graphs.indexOf(g)] = previous.then(() => client.send(g.graphKey, batch));
+    }
+  }
+  await Promise.all(inFlight);
+  const sendSeconds = (Date.now() - started) / 1000;
+  console.log(`${(sent / sendSeconds).toFixed(0)} events/s accepted`);
+  const applyStarted = Date.now();
+  for (;;) {
+    const { rows } = await primary.query<{ behind: string }>(
+      `select coalesce(sum(ingested_seq - applied_seq), 0) as behind from graphs where graph_key like 'lag-%'`,
+    );
+    if (Number(rows[0]!.behind) === 0) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.log(
+    `all applied ${((Date.now() - applyStarted) / 1000).toFixed(1)} s after the last batch was accepted`,
+  );
+  sending = false;
+  await sampler;
+  await primary.end();
+  const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const bytes = samples.map((s) => s.bytes).sort((a, b) => a - b);
+  const pct = (xs: number[], p: number) =>
+    xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+  console.log(
+    `replica replay lag (pg_stat_replication, ${samples.length} samples): p50 ${pct(ms, 50).toFixed(1)} ms, p99 ${pct(ms, 99).toFixed(1)} ms, max ${ms.at(-1)?.toFixed(1)} ms; WAL behind p99 ${(pct(bytes, 99) / 1024).toFixed(0)} KiB`,
+  );
+}
+
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+main().catch((err: Error) => {
+  console.error(err.stack ?? err.message);
+  process.exit(1);
+});
