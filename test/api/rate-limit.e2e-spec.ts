@@ -131,7 +131,9 @@ describe('KeyRateLimiter leases', () => {
     const { limiterRedis } = await import('@graph-history/http');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());
-    const redis = limiterRedis(process.env.REDIS_URL!, () => degradation.redisReady());
+    const redis = limiterRedis({ REDIS_URL: process.env.REDIS_URL! }, () =>
+      degradation.redisReady(),
+    );
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
       const prefix = `${testRedisKeyPrefix()}lease`;
@@ -176,7 +178,9 @@ describe('KeyRateLimiter leases', () => {
     const { limiterRedis } = await import('@graph-history/http');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());
-    const redis = limiterRedis(process.env.REDIS_URL!, () => degradation.redisReady());
+    const redis = limiterRedis({ REDIS_URL: process.env.REDIS_URL! }, () =>
+      degradation.redisReady(),
+    );
     if (redis.status !== 'ready') await new Promise((r) => redis.once('ready', r));
     try {
       const prefix = `${testRedisKeyPrefix()}concurrent`;

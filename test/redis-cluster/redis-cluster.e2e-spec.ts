@@ -1,9 +1,13 @@
 import { Cluster } from 'ioredis';
 import { loadConfig } from '@graph-history/config';
-import { assertRedisReachable, createRedisClient, RedisTarget } from '@graph-history/http';
+import {
+  assertRedisReachable,
+  createRedisClient,
+  limiterRedis,
+  RedisTarget,
+} from '@graph-history/http';
 import { ApiMetrics } from '@graph-history/api/ops/api-metrics';
 import { KeyRateLimiter } from '@graph-history/api/rate-limit/key-rate-limiter';
-import { limiterRedis } from '@graph-history/api/rate-limit/limiter-redis';
 import { RateLimitDegradation } from '@graph-history/api/rate-limit/rate-limit-degradation';
 import { endpointFixture } from '../ingestor/support/endpoint-fixture';
 import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
@@ -76,7 +80,10 @@ describe('Redis Cluster', () => {
 
   it('gives a key its quota once across two API replicas, whichever master holds the bucket', async () => {
     const degradation = new RateLimitDegradation(new ApiMetrics());
-    const [a, b] = [limiterRedis(target, () => degradation.redisReady()), limiterRedis(target, () => degradation.redisReady())];
+    const [a, b] = [
+      limiterRedis(target, () => degradation.redisReady()),
+      limiterRedis(target, () => degradation.redisReady()),
+    ];
     try {
       for (const r of [a, b])
         if (r.status !== 'ready') await new Promise((ok) => r.once('ready', ok));

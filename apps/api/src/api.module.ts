@@ -91,8 +91,12 @@ export class ApiModule {
           NodeReadRepository,
           NodeItemsRepository,
           DatabaseHealthRepository,
-          ViewerSessionRepository,
         ].map((r) => repository(r)),
+        // sessions are written at sign-in and read at once: always the primary, like keys
+        {
+          provide: ViewerSessionRepository,
+          useValue: new ViewerSessionRepository(o.keysDb ?? o.db),
+        },
         { provide: ApiMetrics, useValue: new ApiMetrics() },
         ...rateLimitProviders(o.redisKeyPrefix ?? 'gh:'),
         ApiAccessGuard,
