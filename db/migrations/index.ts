@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial';
 import * as m0002 from './0002_graphs_pending_work';
 import * as m0003 from './0003_node_refs_session';
 import * as m0004 from './0004_node_record_version';
+import * as m0005 from './0005_node_versions_superseded';
 
 /** Every migration, by name; names sort in the order they apply. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_graphs_pending_work': m0002,
   '0003_node_refs_session': m0003,
   '0004_node_record_version': m0004,
+  '0005_node_versions_superseded': m0005,
 };

@@ -55,6 +55,11 @@ export interface GraphWithFacts {
   nextCreated: number | null;
   /** Nodes working at the moment whose `last_event` is at or after the `activeSince` asked for. */
   activeWorking: number;
+  /**
+   * For a moment before the newest event: nodes working at it and not stale at its end (the next
+   * event's `created`), judged with the `staleAfterMs` asked for; null for the newest event.
+   */
+  activeWorkingThen: number | null;
 }
 
 const findByKey = new PreparedStatement(
@@ -69,6 +74,7 @@ const findWithFacts = new PreparedStatement(
     graphKey: pgArg<string>('text'),
     seq: pgArg<number | null>('bigint'),
     activeSince: pgArg<number>('bigint'),
+    staleAfterMs: pgArg<number>('bigint'),
   },
   (db, arg) =>
     graphByKey(db, arg.graphKey)
@@ -80,21 +86,34 @@ const findWithFacts = new PreparedStatement(
             .selectFrom('events as e')
             .whereRef('e.graph_id', '=', 'g.graph_id')
             .where('e.seq', '=', at);
+        const next = event(eb(seq, '+', sql.lit(1)))
+          .select('e.created')
+          .$asScalar();
         return [
           seq.as('seq'),
           event(eb.ref('g.first_seq')).select('e.created').$asScalar().as('first_created'),
           event(seq).select('e.created').$asScalar().as('moment_created'),
           event(seq).select('e.counts').$asScalar().as('moment_counts'),
-          event(eb(seq, '+', sql.lit(1)))
-            .select('e.created')
-            .$asScalar()
-            .as('next_created'),
+          next.as('next_created'),
           activeWorkingCount({
             graphId: eb.ref('g.graph_id'),
             seq,
             since: arg.activeSince,
             until: eb.ref('g.last_event'),
           }).as('active_working'),
+          eb
+            .case()
+            .when(seq, '<', eb.ref('g.applied_seq'))
+            .then(
+              activeWorkingCount({
+                graphId: eb.ref('g.graph_id'),
+                seq,
+                since: eb(next, '-', arg.staleAfterMs),
+                until: next,
+              }),
+            )
+            .end()
+            .as('active_working_then'),
         ];
       }),
 );
@@ -104,14 +123,16 @@ export class GraphReadRepository {
 
   /**
    * The graph by key with its facts as of `seq` (or the newest event), each an index lookup, and
-   * how many of its nodes are working at that moment with a `last_event` at or after `activeSince`.
+   * how many of its nodes are working at that moment with a `last_event` at or after `activeSince`
+   * (and, for a past moment, at or after the moment's end minus `staleAfterMs`).
    */
   async findWithFacts(
     graphKey: string,
     seq: number | null,
     activeSince: number,
+    staleAfterMs: number,
   ): Promise<GraphWithFacts | null> {
-    const [r] = await findWithFacts.rows(this.db, { graphKey, seq, activeSince });
+    const [r] = await findWithFacts.rows(this.db, { graphKey, seq, activeSince, staleAfterMs });
     if (!r) return null;
     return {
       graph: toGraphRow(r),
@@ -121,6 +142,7 @@ export class GraphReadRepository {
       momentCounts: r.moment_counts,
       nextCreated: r.next_created,
       activeWorking: r.active_working,
+      activeWorkingThen: r.active_working_then,
     };
   }
 
