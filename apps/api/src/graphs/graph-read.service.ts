@@ -24,9 +24,9 @@ export class GraphReadService {
     const now = Date.now();
     // the active nodes are counted for `now` (the moment's instant when it is the newest event) and,
     // for an older event, at its instant (the next event's time): both in the one query
-    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (key) =>
+    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
       this.graphs.findWithFacts(
-        key,
+        id,
         asOf.kind === 'event' ? asOf.seq : null,
         this.view.activeSince(now),
         this.view.staleAfterMs,

@@ -2,7 +2,7 @@ import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { GRAPH_COLUMNS, graphById, graphByKey, momentSeq, toGraphRow } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
@@ -68,16 +68,23 @@ const findByKey = new PreparedStatement(
   (db, arg) => graphByKey(db, arg.graphKey).select(GRAPH_COLUMNS),
 );
 
+const idByKey = new PreparedStatement(
+  'gh_graph_id_by_key',
+  { graphKey: pgArg<string>('text') },
+  (db, arg) =>
+    db.selectFrom('graph_directory').select('graph_id').where('graph_key', '=', arg.graphKey),
+);
+
 const findWithFacts = new PreparedStatement(
   'gh_graph_with_facts',
   {
-    graphKey: pgArg<string>('text'),
+    graphId: pgArg<number>('bigint'),
     seq: pgArg<number | null>('bigint'),
     activeSince: pgArg<number>('bigint'),
     staleAfterMs: pgArg<number>('bigint'),
   },
   (db, arg) =>
-    graphByKey(db, arg.graphKey)
+    graphById(db, arg.graphId)
       .select(GRAPH_COLUMNS)
       .select((eb) => {
         const seq = momentSeq(eb, arg.seq);
@@ -121,18 +128,24 @@ const findWithFacts = new PreparedStatement(
 export class GraphReadRepository {
   constructor(private readonly db: Db) {}
 
+  /** The id of the graph named by `graphKey` (it never changes), or null for an unknown key. */
+  async idByKey(graphKey: string): Promise<number | null> {
+    const [row] = await idByKey.rows(this.db, { graphKey });
+    return row ? row.graph_id : null;
+  }
+
   /**
-   * The graph by key with its facts as of `seq` (or the newest event), each an index lookup, and
+   * The graph by id with its facts as of `seq` (or the newest event), each an index lookup, and
    * how many of its nodes are working at that moment with a `last_event` at or after `activeSince`
    * (and, for a past moment, at or after the moment's end minus `staleAfterMs`).
    */
   async findWithFacts(
-    graphKey: string,
+    graphId: number,
     seq: number | null,
     activeSince: number,
     staleAfterMs: number,
   ): Promise<GraphWithFacts | null> {
-    const [r] = await findWithFacts.rows(this.db, { graphKey, seq, activeSince, staleAfterMs });
+    const [r] = await findWithFacts.rows(this.db, { graphId, seq, activeSince, staleAfterMs });
     if (!r) return null;
     return {
       graph: toGraphRow(r),
