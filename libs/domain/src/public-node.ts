@@ -6,50 +6,19 @@ export type PublicNodeBody = Omit<PublicNodeFields, 'graph_id'>;
 
 /** The public fields of a node except `graph_id`, which needs the graph's key. */
 export function publicNodeBody(graphId: number, rec: NodeRecord): PublicNodeBody {
-  const ref = (no: number) => nodeId(graphId, no);
-  const b = rec.blocked;
-  return {
-    id: ref(rec.no),
-    provider_ref: rec.ref,
-    provider: rec.provider,
-    kind: rec.kind,
-    parent_id: rec.parentNo === null ? null : ref(rec.parentNo),
-    root_id: ref(rec.rootNo),
-    session_id: ref(rec.sessionNo),
-    requested_by_id: rec.requestedByNo === null ? null : ref(rec.requestedByNo),
-    depth: rec.depth,
-    state: rec.state,
-    attention: rec.attention && { ...rec.attention },
-    title: rec.title,
-    summary: rec.summary,
-    headline: rec.headline,
-    purpose: rec.purpose,
-    agent_type: rec.agentType,
-    background: rec.background,
-    link_method: rec.linkMethod,
-    spawn_call_id: rec.spawnCallId,
-    cwd: rec.cwd,
-    created: rec.created,
-    ended: rec.ended,
-    last_event: rec.lastEvent,
-    child_count: rec.childCount,
-    descendant_count: rec.descendantCount,
-    background_agent_count: rec.backgroundAgentCount,
-    task_counts: { ...rec.taskCounts },
-    blocked: b && {
-      on_ids: b.onNos.map(ref),
-      starting: b.starting,
-      node_count: b.nodeCount,
-      open_tasks: b.openTasks,
-      cycle: b.cycle,
-    },
-  };
+  const { graph_id: _g, ...body } = toPublicNode(graphId, rec, '');
+  return body;
 }
 
 /** The read API's stored Node fields (everything but `object`, `as_of_event_id` and `stale`). */
 export function toPublicNode(graphId: number, rec: NodeRecord, graphKey: string): PublicNodeFields {
-  const { id, ...rest } = publicNodeBody(graphId, rec);
-  return { id, graph_id: graphPublicId(graphKey), ...rest };
+  const {
+    object: _o,
+    as_of_event_id: _a,
+    stale: _s,
+    ...fields
+  } = presentNode(graphId, graphKey, rec, '', false);
+  return fields;
 }
 
 /** Working, but silent for longer than `staleAfterMs` at `moment`. */
