@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import { NodeReadRepository } from '@graph-history/db';
 import { down, up } from '../../db/migrations/0005_node_versions_superseded';
 import { EventScript } from '../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { seedHistory, SeededHistory } from './support/seeded-history';
+import { expectListsMatchTheReducer, seedHistory, SeededHistory } from './support/seeded-history';
 
 /** Version rows know where their validity ends; the migration fills that in for older rows. */
 describe('node versions: superseded_seq', () => {
@@ -31,13 +30,7 @@ describe('node versions: superseded_seq', () => {
         where graph_id = ${h.graphId} order by node_no, valid_from`.execute(t.db)
     ).rows;
 
-  const readsMatchTheReducer = async () => {
-    const repo = new NodeReadRepository(t.db);
-    for (let seq = 1; seq <= last; seq++) {
-      const page = await repo.page({ graphId: h.graphId, seq, order: 'created', limit: 100 });
-      expect(page).toEqual([...h.nodesAt(seq).values()].sort((a, b) => a.no - b.no));
-    }
-  };
+  const readsMatchTheReducer = () => expectListsMatchTheReducer(t.db, h, last);
 
   it("ends every version the apply writes at the node's next version", async () => {
     const rows = await ends();
