@@ -22,7 +22,11 @@ Module._resolveFilename = function (request, parent, ...rest) {
 require.extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
     module: { type: 'commonjs' },
   });
   module._compile(code, filename);

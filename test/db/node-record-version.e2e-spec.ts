@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { NODE_RECORD_VERSION } from '@graph-history/domain';
-import { NodeReadRepository } from '@graph-history/db';
 import { up } from '../../db/migrations/0004_node_record_version';
 import { EventScript } from '../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { seedHistory, SeededHistory } from './support/seeded-history';
+import { expectListsMatchTheReducer, seedHistory, SeededHistory } from './support/seeded-history';
 
 /** The node record's stored version tag, and migrating rows written before it. */
 describe('stored node record versions', () => {
@@ -26,13 +25,7 @@ describe('stored node record versions', () => {
       await sql<{ v: string | null }>`select rec ->> 'v' as v from node_versions`.execute(t.db)
     ).rows.map((r) => r.v);
 
-  const readsMatchTheReducer = async () => {
-    const repo = new NodeReadRepository(t.db);
-    for (let seq = 1; seq <= last; seq++) {
-      const page = await repo.page({ graphId: h.graphId, seq, order: 'created', limit: 100 });
-      expect(page).toEqual([...h.nodesAt(seq).values()].sort((a, b) => a.no - b.no));
-    }
-  };
+  const readsMatchTheReducer = () => expectListsMatchTheReducer(t.db, h, last);
 
   it('tags every record the apply path writes with the current version', async () => {
     expect(new Set(await versions())).toEqual(new Set([String(NODE_RECORD_VERSION)]));

@@ -17,6 +17,7 @@ import { EventListService } from './events/event-list.service';
 import { EventsController } from './events/events.controller';
 import { NodeExpander } from './expand/node-expander.service';
 import { GraphAccessService } from './graphs/graph-access.service';
+import { GraphIdCache } from './graphs/graph-id-cache.service';
 import { GraphListService } from './graphs/graph-list.service';
 import { GraphReadService } from './graphs/graph-read.service';
 import { GraphViewService } from './graphs/graph-view.service';
@@ -102,6 +103,7 @@ export class ApiModule {
         ApiAccessGuard,
         MomentService,
         GraphAccessService,
+        GraphIdCache,
         GraphViewService,
         GraphReadService,
         GraphListService,

@@ -11,7 +11,9 @@ runMain('API', async () => {
       `${err.message} The API serves anyway, with per-process rate limits until Redis is back.\n`,
     ),
   );
-  const db = await openMigratedDb(config);
+  // Reads are short index walks: starting a parallel worker costs more than the work it would share,
+  // and the cores are already busy with other requests.
+  const db = await openMigratedDb(config, { options: '-c max_parallel_workers_per_gather=0' });
   const app = await createApiApp({ config, db });
   await app.listen({ port: config.PORT, host: config.HOST });
   closeOnSignals(app, db);

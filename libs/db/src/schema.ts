@@ -101,6 +101,8 @@ export interface NodeVersionsTable {
   kind: 'session' | 'agent';
   state: string;
   last_event: number;
+  /** valid_from of the node's next version; null while this one is current. */
+  superseded_seq: number | null;
   /** Read through fromStoredNodeRecord, written through toStoredNodeRecord. */
   rec: Json<StoredNodeRecord>;
 }

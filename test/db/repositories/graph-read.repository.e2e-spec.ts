@@ -44,11 +44,16 @@ describe('GraphReadRepository', () => {
     expect(await repo.findByKey('nope')).toBeNull();
   });
 
+  it('idByKey finds the id a key names; null for an unknown key', async () => {
+    expect(await repo.idByKey('g1')).toBe(graphs.g1!.graphId);
+    expect(await repo.idByKey('nope')).toBeNull();
+  });
+
   it('findWithFacts describes the graph as of each event, or the newest', async () => {
     const g = graphs.g2!;
     for (const seq of [1, 2, 3, 4, null, 9]) {
       const at = seq === null || seq > 4 ? 4 : seq;
-      const facts = await repo.findWithFacts('g2', seq, 0);
+      const facts = await repo.findWithFacts(g.graphId, seq, 0, 1e12);
       const working = [...g.nodesAt(at).values()].filter((r) => r.state === 'working').length;
       expect(facts).toEqual({
         graph: await repo.findByKey('g2'),
@@ -58,11 +63,17 @@ describe('GraphReadRepository', () => {
         momentCounts: g.applied[at - 1]!.event.counts,
         nextCreated: at === 4 ? null : g.applied[at]!.event.created,
         activeWorking: working,
+        activeWorkingThen: at === 4 ? null : working,
       });
+      // none is still active once STALE_AFTER_MS has passed by the next event
+      const ended = await repo.findWithFacts(g.graphId, seq, 0, 0);
+      expect(ended?.activeWorkingThen).toBe(at === 4 ? null : 0);
     }
     // nothing is active when counted from after the newest event
-    expect((await repo.findWithFacts('g2', null, Number.MAX_SAFE_INTEGER))?.activeWorking).toBe(0);
-    expect(await repo.findWithFacts('nope', null, 0)).toBeNull();
+    expect(
+      (await repo.findWithFacts(g.graphId, null, Number.MAX_SAFE_INTEGER, 0))?.activeWorking,
+    ).toBe(0);
+    expect(await repo.findWithFacts(g.graphId + 1000, null, 0, 0)).toBeNull();
   });
 
   describe('list and findInList', () => {

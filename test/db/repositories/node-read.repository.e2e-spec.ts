@@ -74,19 +74,19 @@ describe('NodeReadRepository', () => {
   });
 
   it('findWithGraph reads the graph, the node as of the event asked for and the next event’s time', async () => {
-    const at5 = await repo.findWithGraph('nodes', 2, 5);
+    const at5 = await repo.findWithGraph(h.graphId, 2, 5);
     expect(at5).toMatchObject({
       graph: { graphId: h.graphId, graphKey: 'nodes', appliedSeq: last, source: 'watch' },
       seq: 5,
       rec: h.nodesAt(5).get(2),
       nextCreated: h.applied[5]!.event.created,
     });
-    const now = await repo.findWithGraph('nodes', 2, null);
+    const now = await repo.findWithGraph(h.graphId, 2, null);
     expect(now).toMatchObject({ seq: last, rec: h.nodesAt(last).get(2), nextCreated: null });
     // a later event than the newest reads the newest
-    expect(await repo.findWithGraph('nodes', 2, last + 5)).toMatchObject({ seq: last });
-    expect((await repo.findWithGraph('nodes', 99, null))?.rec).toBeNull();
-    expect(await repo.findWithGraph('nope', 1, null)).toBeNull();
+    expect(await repo.findWithGraph(h.graphId, 2, last + 5)).toMatchObject({ seq: last });
+    expect((await repo.findWithGraph(h.graphId, 99, null))?.rec).toBeNull();
+    expect(await repo.findWithGraph(h.graphId + 1000, 1, null)).toBeNull();
   });
 
   describe('page and findInList', () => {

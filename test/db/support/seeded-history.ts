@@ -5,7 +5,7 @@ import {
   type NodeRecord,
   type WatchEvent,
 } from '@graph-history/domain';
-import { Db } from '@graph-history/db';
+import { Db, NodeReadRepository } from '@graph-history/db';
 import { seedGraph } from '../../support/seed';
 
 /** A graph seeded through the ingestor's write path, with the reducer's own account of it. */
@@ -45,4 +45,17 @@ export async function seedHistory(
       return nodes;
     },
   };
+}
+
+/** Asserts that the nodes list as of every event up to `last` holds what the reducer held then. */
+export async function expectListsMatchTheReducer(
+  db: Db,
+  h: SeededHistory,
+  last: number,
+): Promise<void> {
+  const repo = new NodeReadRepository(db);
+  for (let seq = 1; seq <= last; seq++) {
+    const page = await repo.page({ graphId: h.graphId, seq, order: 'created', limit: 100 });
+    expect(page).toEqual([...h.nodesAt(seq).values()].sort((a, b) => a.no - b.no));
+  }
 }

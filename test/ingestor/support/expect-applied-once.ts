@@ -5,11 +5,13 @@ import {
   WatchEvent,
 } from '@graph-history/domain';
 import { Db } from '@graph-history/db';
+import { sql } from 'kysely';
 
 /**
  * Asserts that `events` were stored once each, at the seq of their position, and applied once
  * each: retained event rows in order, and a graph (counts, last_event, every node's newest
- * version) equal to the reducer run locally over the same events.
+ * version) equal to the reducer run locally over the same events, and every version row ending
+ * where the node's next version starts.
  */
 export async function expectAppliedOnce(
   db: Db,
@@ -55,4 +57,10 @@ export async function expectAppliedOnce(
   expect(current.map((r) => fromStoredNodeRecord(r.rec))).toEqual(
     [...expected.nodes.values()].sort((a, b) => a.no - b.no),
   );
+  const misplaced = await sql<{ n: number }>`select count(*)::int as n from (
+      select superseded_seq,
+        lead(valid_from) over (partition by node_no order by valid_from) as next
+      from node_versions where graph_id = ${g.graph_id}) v
+    where superseded_seq is distinct from next`.execute(db);
+  expect(misplaced.rows[0]!.n).toBe(0);
 }

@@ -3,11 +3,15 @@ import { graphKeyFromId } from '@graph-history/domain';
 import { GraphReadRepository, GraphRow } from '@graph-history/db';
 import { apiKeyRestricted, mayReadGraph, Principal, resourceMissing } from '@graph-history/http';
 import { quote } from '../query/query-values';
+import { GraphIdCache } from './graph-id-cache.service';
 
 /** Finds a graph a key may read; another account's graph is indistinguishable from none. */
 @Injectable()
 export class GraphAccessService {
-  constructor(private readonly graphs: GraphReadRepository) {}
+  constructor(
+    private readonly graphs: GraphReadRepository,
+    private readonly ids: GraphIdCache,
+  ) {}
 
   async find(principal: Principal, graphId: string): Promise<GraphRow> {
     const key = graphKeyFromId(graphId);
@@ -15,16 +19,17 @@ export class GraphAccessService {
   }
 
   /**
-   * What `read` finds with its graph by the key `graphId` names (one query for both), if this key
-   * may read that graph.
+   * What `read` finds with its graph by the id of the graph `graphId` names (one query for both),
+   * if this key may read that graph.
    */
   async readWith<T extends { graph: GraphRow }>(
     principal: Principal,
     graphId: string,
-    read: (graphKey: string) => Promise<T | null>,
+    read: (id: number) => Promise<T | null>,
   ): Promise<T> {
     const key = graphKeyFromId(graphId);
-    const row = key === null ? null : await read(key);
+    const id = key === null ? null : await this.ids.idOf(key);
+    const row = id === null ? null : await read(id);
     if (row === null) throw missing(graphId);
     this.check(principal, row.graph, graphId);
     return row;

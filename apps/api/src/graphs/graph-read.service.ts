@@ -22,13 +22,14 @@ export class GraphReadService {
 
   async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<PublicGraph> {
     const now = Date.now();
-    // the active nodes are counted for `now`: the moment's instant when it is the newest event
-    // (the usual case); for another moment, present() counts them at the moment's instant
-    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (key) =>
+    // the active nodes are counted for `now` (the moment's instant when it is the newest event) and,
+    // for an older event, at its instant (the next event's time): both in the one query
+    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
       this.graphs.findWithFacts(
-        key,
+        id,
         asOf.kind === 'event' ? asOf.seq : null,
         this.view.activeSince(now),
+        this.view.staleAfterMs,
       ),
     );
     const moment = await this.moments.resolve(graph, asOf, now, prefetched);
@@ -38,7 +39,12 @@ export class GraphReadService {
             firstEventCreated: prefetched.firstEventCreated,
             counts: prefetched.momentCounts ?? emptyCounts(),
             lastEvent: prefetched.momentCreated,
-            activeWorking: moment.at === now ? prefetched.activeWorking : undefined,
+            activeWorking:
+              moment.at === now
+                ? prefetched.activeWorking
+                : moment.at === prefetched.nextCreated
+                  ? (prefetched.activeWorkingThen ?? undefined)
+                  : undefined,
           }
         : (await this.view.factsOf([{ graph, moment }]))[0]!;
     const [out] = await this.view.present([{ graph, moment, facts }]);

@@ -61,7 +61,11 @@ export class GraphViewService {
 
   /** Working nodes last touched at or after this instant are not stale at `at`. */
   activeSince(at: number): number {
-    return at - this.config.STALE_AFTER_MS;
+    return at - this.staleAfterMs;
+  }
+
+  get staleAfterMs(): number {
+    return this.config.STALE_AFTER_MS;
   }
 
   async present(items: GraphAt[]): Promise<PublicGraph[]> {

@@ -32,9 +32,9 @@ export class NodeReadService {
     query: NodeReadQuery,
   ): Promise<PublicNode> {
     const { asOf } = query;
-    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (key) =>
+    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
       this.nodes.findWithGraph(
-        key,
+        id,
         decodeId('node', nodeId)?.n ?? 0,
         asOf.kind === 'event' ? asOf.seq : null,
       ),

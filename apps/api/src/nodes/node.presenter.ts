@@ -5,6 +5,7 @@ import {
   isStale,
   NODE_BLOCKED_FIELDS,
   NODE_FIELDS,
+  presentNode,
   toPublicNode,
   type PublicNode,
 } from '@graph-history/domain';
@@ -26,11 +27,14 @@ export class NodePresenter {
   present(graph: GraphNames, slot: NodeSlot): PublicNode {
     const { eventId, at } = slot.moment;
     if (eventId === null) throw new Error('A node is never shown before its graph’s first event.');
+    const stale = isStale(slot.rec, at, this.config.STALE_AFTER_MS);
+    if (slot.expanded.size === 0)
+      return presentNode(graph.graphId, graph.graphKey, slot.rec, eventId, stale);
     const node: PublicNode = {
       ...toPublicNode(graph.graphId, slot.rec, graph.graphKey),
       object: 'node',
       as_of_event_id: eventId,
-      stale: isStale(slot.rec, at, this.config.STALE_AFTER_MS),
+      stale,
     };
     for (const [key, e] of slot.expanded) {
       const value = this.expanded(graph, e);

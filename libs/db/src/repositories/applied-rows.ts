@@ -8,6 +8,8 @@ type Rows<T extends keyof Database> = Insertable<Database[T]>[];
 export interface AppliedRows {
   events: Rows<'events'>;
   versions: Rows<'node_versions'>;
+  /** Each node the run writes, with its first new version: the stored current one ends there. */
+  firstVersions: { nodeNos: number[]; validFrom: number[] };
   snapshots: Rows<'task_snapshots'>;
   spawns: Rows<'spawns'>;
   messages: Rows<'messages'>;
@@ -25,6 +27,7 @@ export function appliedRows(
   const rows: AppliedRows = {
     events: [],
     versions: [],
+    firstVersions: { nodeNos: [], validFrom: [] },
     snapshots: [],
     spawns: [],
     messages: [],
@@ -32,6 +35,7 @@ export function appliedRows(
     waitsClosed: [],
   };
   const opened = new Map<string, WaitsTable>();
+  const newest = new Map<number, Rows<'node_versions'>[number]>();
   const waitKey = (w: { nodeNo: number; onNo: number; startedSeq: number }) =>
     `${w.nodeNo}:${w.onNo}:${w.startedSeq}`;
   for (const {
@@ -57,7 +61,13 @@ export function appliedRows(
       applied: appliedAt,
     });
     for (const v of versions) {
-      rows.versions.push({
+      const previous = newest.get(v.no);
+      if (previous) previous.superseded_seq = e.seq;
+      else {
+        rows.firstVersions.nodeNos.push(v.no);
+        rows.firstVersions.validFrom.push(e.seq);
+      }
+      const row: Rows<'node_versions'>[number] = {
         graph_id: graphId,
         node_no: v.no,
         valid_from: e.seq,
@@ -67,8 +77,11 @@ export function appliedRows(
         kind: v.kind,
         state: v.state,
         last_event: v.lastEvent,
+        superseded_seq: null,
         rec: toStoredNodeRecord(v),
-      });
+      };
+      newest.set(v.no, row);
+      rows.versions.push(row);
     }
     if (t)
       rows.snapshots.push({ graph_id: graphId, node_no: t.nodeNo, seq: t.seq, tasks: t.tasks });

@@ -85,7 +85,8 @@ export class ApplyRepository extends Repository {
 
   /**
    * Writes a run of applied events (in seq order) in ONE statement, only if the graph's
-   * applied_seq is still `afterSeq`: events, node versions, task snapshots, spawns, messages,
+   * applied_seq is still `afterSeq`: events, node versions (ending the stored current version of
+   * each node the run writes), task snapshots, spawns, messages,
    * waits opened and closed, the graph's new head, and the deletion of the applied inbox rows.
    * False when another applier committed first and nothing was written: two appliers of a graph
    * can never both apply the same events. The commit does not wait for the WAL flush (see below).
@@ -107,6 +108,13 @@ export class ApplyRepository extends Repository {
           where graph_id = ${graphId} and applied_seq = ${afterSeq} returning 1),
         new_events as (${insertRowsSql('events', EVENT_COLUMNS, rows.events, advanced)}),
         new_versions as (${insertRowsSql('node_versions', VERSION_COLUMNS, rows.versions, advanced)}),
+        superseded as (
+          update node_versions v set superseded_seq = n.valid_from
+          from unnest(${rows.firstVersions.nodeNos}::int[], ${rows.firstVersions.validFrom}::bigint[])
+            as n(node_no, valid_from)
+          where v.graph_id = ${graphId} and v.node_no = n.node_no and ${advanced}
+            and v.valid_from = (select max(p.valid_from) from node_versions p
+              where p.graph_id = ${graphId} and p.node_no = n.node_no and p.valid_from < n.valid_from)),
         new_snapshots as (${insertRowsSql('task_snapshots', SNAPSHOT_COLUMNS, rows.snapshots, advanced)}),
         new_spawns as (${insertRowsSql('spawns', SPAWN_COLUMNS, rows.spawns, advanced)}),
         new_messages as (${insertRowsSql('messages', MESSAGE_COLUMNS, rows.messages, advanced)}),
@@ -165,6 +173,7 @@ const VERSION_COLUMNS = [
   'kind',
   'state',
   'last_event',
+  'superseded_seq',
   'rec',
 ] as const;
 const SNAPSHOT_COLUMNS = ['graph_id', 'node_no', 'seq', 'tasks'] as const;

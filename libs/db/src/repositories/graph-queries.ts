@@ -46,6 +46,10 @@ export const graphByKey = (db: Kysely<Database>, graphKey: Expression<string>) =
     .innerJoin('graphs as g', 'g.graph_id', 'd.graph_id')
     .where('d.graph_key', '=', graphKey);
 
+/** The graph by its id as `g` (nothing selected yet): filters on the distribution key. */
+export const graphById = (db: Kysely<Database>, graphId: Expression<number>) =>
+  db.selectFrom('graphs as g').where('g.graph_id', '=', graphId);
+
 /** On a graph `g`: the event asked for, or the newest applied one when none (null) or a later one. */
 export const momentSeq = (
   eb: ExpressionBuilder<Database & { g: GraphsTable }, 'g'>,

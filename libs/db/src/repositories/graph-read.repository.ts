@@ -2,7 +2,7 @@ import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { GRAPH_COLUMNS, graphById, graphByKey, momentSeq, toGraphRow } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
@@ -64,6 +64,11 @@ export interface GraphWithFacts {
   nextCreated: number | null;
   /** Nodes working at the moment whose `last_event` is at or after the `activeSince` asked for. */
   activeWorking: number;
+  /**
+   * For a moment before the newest event: nodes working at it and not stale at its end (the next
+   * event's `created`), judged with the `staleAfterMs` asked for; null for the newest event.
+   */
+  activeWorkingThen: number | null;
 }
 
 const findByKey = new PreparedStatement(
@@ -72,15 +77,23 @@ const findByKey = new PreparedStatement(
   (db, arg) => graphByKey(db, arg.graphKey).select(GRAPH_COLUMNS),
 );
 
+const idByKey = new PreparedStatement(
+  'gh_graph_id_by_key',
+  { graphKey: pgArg<string>('text') },
+  (db, arg) =>
+    db.selectFrom('graph_directory').select('graph_id').where('graph_key', '=', arg.graphKey),
+);
+
 const findWithFacts = new PreparedStatement(
   'gh_graph_with_facts',
   {
-    graphKey: pgArg<string>('text'),
+    graphId: pgArg<number>('bigint'),
     seq: pgArg<number | null>('bigint'),
     activeSince: pgArg<number>('bigint'),
+    staleAfterMs: pgArg<number>('bigint'),
   },
   (db, arg) =>
-    graphByKey(db, arg.graphKey)
+    graphById(db, arg.graphId)
       .select(GRAPH_COLUMNS)
       .select((eb) => {
         const seq = momentSeq(eb, arg.seq);
@@ -89,21 +102,34 @@ const findWithFacts = new PreparedStatement(
             .selectFrom('events as e')
             .whereRef('e.graph_id', '=', 'g.graph_id')
             .where('e.seq', '=', at);
+        const next = event(eb(seq, '+', sql.lit(1)))
+          .select('e.created')
+          .$asScalar();
         return [
           seq.as('seq'),
           event(eb.ref('g.first_seq')).select('e.created').$asScalar().as('first_created'),
           event(seq).select('e.created').$asScalar().as('moment_created'),
           event(seq).select('e.counts').$asScalar().as('moment_counts'),
-          event(eb(seq, '+', sql.lit(1)))
-            .select('e.created')
-            .$asScalar()
-            .as('next_created'),
+          next.as('next_created'),
           activeWorkingCount({
             graphId: eb.ref('g.graph_id'),
             seq,
             since: arg.activeSince,
             until: eb.ref('g.last_event'),
           }).as('active_working'),
+          eb
+            .case()
+            .when(seq, '<', eb.ref('g.applied_seq'))
+            .then(
+              activeWorkingCount({
+                graphId: eb.ref('g.graph_id'),
+                seq,
+                since: eb(next, '-', arg.staleAfterMs),
+                until: next,
+              }),
+            )
+            .end()
+            .as('active_working_then'),
         ];
       }),
 );
@@ -111,16 +137,24 @@ const findWithFacts = new PreparedStatement(
 export class GraphReadRepository {
   constructor(private readonly db: Db) {}
 
+  /** The id of the graph named by `graphKey` (it never changes), or null for an unknown key. */
+  async idByKey(graphKey: string): Promise<number | null> {
+    const [row] = await idByKey.rows(this.db, { graphKey });
+    return row ? row.graph_id : null;
+  }
+
   /**
-   * The graph by key with its facts as of `seq` (or the newest event), each an index lookup, and
-   * how many of its nodes are working at that moment with a `last_event` at or after `activeSince`.
+   * The graph by id with its facts as of `seq` (or the newest event), each an index lookup, and
+   * how many of its nodes are working at that moment with a `last_event` at or after `activeSince`
+   * (and, for a past moment, at or after the moment's end minus `staleAfterMs`).
    */
   async findWithFacts(
-    graphKey: string,
+    graphId: number,
     seq: number | null,
     activeSince: number,
+    staleAfterMs: number,
   ): Promise<GraphWithFacts | null> {
-    const [r] = await findWithFacts.rows(this.db, { graphKey, seq, activeSince });
+    const [r] = await findWithFacts.rows(this.db, { graphId, seq, activeSince, staleAfterMs });
     if (!r) return null;
     return {
       graph: toGraphRow(r),
@@ -130,6 +164,7 @@ export class GraphReadRepository {
       momentCounts: r.moment_counts,
       nextCreated: r.next_created,
       activeWorking: r.active_working,
+      activeWorkingThen: r.active_working_then,
     };
   }
 

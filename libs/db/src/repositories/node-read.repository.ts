@@ -10,7 +10,7 @@ import { expressionBuilder, sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import type { Database } from '../schema';
-import { GRAPH_COLUMNS, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { GRAPH_COLUMNS, graphById, momentSeq, toGraphRow } from './graph-queries';
 import { GraphRow } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
@@ -69,12 +69,12 @@ const versionAt = (
 const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
   {
-    graphKey: pgArg<string>('text'),
+    graphId: pgArg<number>('bigint'),
     nodeNo: pgArg<number>('int'),
     seq: pgArg<number | null>('bigint'),
   },
   (db, arg) =>
-    graphByKey(db, arg.graphKey)
+    graphById(db, arg.graphId)
       .select(GRAPH_COLUMNS)
       .select((eb) => {
         const seq = momentSeq(eb, arg.seq);
@@ -155,15 +155,15 @@ export class NodeReadRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * The hot path of node reads in one prepared statement: graph by key, the node's version as of
+   * The hot path of node reads in one prepared statement: graph by id, the node's version as of
    * `seq` or the newest event, and the next event's `created`; each an index lookup.
    */
   async findWithGraph(
-    graphKey: string,
+    graphId: number,
     nodeNo: number,
     seq: number | null,
   ): Promise<NodeWithGraph | null> {
-    const [row] = await findWithGraph.rows(this.db, { graphKey, nodeNo, seq });
+    const [row] = await findWithGraph.rows(this.db, { graphId, nodeNo, seq });
     return row
       ? {
           graph: toGraphRow(row),

@@ -5,23 +5,12 @@ import type { Database, NodeVersionsTable } from '../schema';
 type Versions = Database & { v: NodeVersionsTable };
 
 /**
- * A version row `v` is the node as of `seq` when no newer version of the same node is valid by
- * then. As an anti-join on the primary key it keeps list scans streaming in index order under
- * LIMIT.
+ * A version row `v` (with `valid_from <= seq`) is the node as of `seq` when its validity has not
+ * ended by then: its `superseded_seq` (the next version's `valid_from`) is null or later.
  */
 export function notSuperseded(seq: Expression<number> | number): Expression<SqlBool> {
   const eb = expressionBuilder<Versions, 'v'>();
-  return eb.not(
-    eb.exists(
-      eb
-        .selectFrom('node_versions as w')
-        .select(sql.lit(1).as('one'))
-        .whereRef('w.graph_id', '=', 'v.graph_id')
-        .whereRef('w.node_no', '=', 'v.node_no')
-        .whereRef('w.valid_from', '>', 'v.valid_from')
-        .where('w.valid_from', '<=', seq),
-    ),
-  );
+  return eb.or([eb('v.superseded_seq', 'is', null), eb('v.superseded_seq', '>', seq)]);
 }
 
 /**
