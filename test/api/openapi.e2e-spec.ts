@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { NODE_FIELDS, PUBLIC_SCHEMAS } from '@graph-history/domain';
 import { ApiHarness, Res, Json } from './support/api-harness';
 import { EventScript } from './support/watch-events';
+import { NODE_EXPANSIONS } from '../../apps/api/src/expand/expand-paths';
 
 /** Real responses validate against the OpenAPI 3.1 document the API serves (JSON Schema 2020-12). */
 describe('read API: OpenAPI document', () => {
@@ -66,19 +67,7 @@ describe('read API: OpenAPI document', () => {
       '/api/v1/graphs/gph_g/nodes?expand[]=data.children&expand[]=data.descendants',
     );
     check('/api/v1/graphs/{graph_id}/nodes', nodes);
-    const all = [
-      'parent',
-      'root',
-      'session',
-      'requested_by',
-      'blocked.on',
-      'children',
-      'descendants',
-      'tasks',
-      'spawns',
-      'waits',
-      'messages',
-    ];
+    const all = NODE_EXPANSIONS;
     for (const n of nodes.json.data) {
       const r = await h.get(
         `/api/v1/graphs/gph_g/nodes/${n.id}?${all.map((p) => `expand[]=${p}`).join('&')}`,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { NODE_EXPANSIONS } from '../../apps/api/src/expand/expand-paths';
 
 /** What the fuzzer knows about the data it targets: real ids and keys, to reach deep code paths. */
 export interface FuzzContext {
@@ -19,18 +20,9 @@ export interface FuzzRequest {
   body?: Buffer;
 }
 
+/** Every real expansion, plus deep, list-only and malformed paths. */
 const EXPAND_PATHS = [
-  'parent',
-  'root',
-  'session',
-  'requested_by',
-  'blocked.on',
-  'children',
-  'descendants',
-  'tasks',
-  'spawns',
-  'waits',
-  'messages',
+  ...NODE_EXPANSIONS,
   'children.tasks',
   'children.children.children.children.children',
   'data.node',
