@@ -10,7 +10,13 @@ describe('GET / and /favicon.ico', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('graph-history read API');
-    for (const href of ['/docs', '/docs/errors', '/api/v1/openapi.json', '/api/v1/graphs']) {
+    for (const href of [
+      '/docs',
+      '/docs/errors',
+      '/api/v1/openapi.json',
+      '/api/v1/graphs',
+      '/graphs',
+    ]) {
       expect(res.body).toContain(`href="${href}"`);
     }
     expect(res.body).toContain('https://gh.example.com/api/v1/graphs');

@@ -18,10 +18,10 @@ readable as of any retained event. It is running.</p>
 <ul>
 <li><a href="/docs">API reference</a> and <a href="/docs/errors">error codes</a></li>
 <li><a href="/api/v1/openapi.json">OpenAPI document</a> (<code>/api/v1/openapi.json</code>)</li>
-<li>Your account's shares: <a href="/api/v1/graphs"><code>/api/v1/graphs</code></a>, with your secret key:
+<li>Your account's shares as JSON: <a href="/api/v1/graphs"><code>/api/v1/graphs</code></a>, with your secret key:
 <pre>curl -H "Authorization: Bearer sk_live_…" ${graphs}</pre></li>
-<li>A share's live view: <code>/graphs/{graph_id}</code> (each share's <code>url</code>); the browser asks
-for the key as the user name, with an empty password.</li>
+<li>Watch them live: <a href="/graphs">your shares</a>, each at <code>/graphs/{graph_id}</code> (its
+<code>url</code>); sign in once with a key of the account.</li>
 </ul>
 </body></html>`.html;
 }
