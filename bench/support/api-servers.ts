@@ -7,19 +7,23 @@ export interface Running {
   baseUrl: string;
 }
 
+const API_MAIN = path.resolve(__dirname, '../../apps/api/dist/main.js');
+
 /**
  * The built API on 127.0.0.1 against the bench database, rate limits out of the way;
- * `nodeArgs` go before the script (e.g. `--cpu-prof` or a `-r` preload), `env` adds variables.
+ * `nodeArgs` go before the script (e.g. `--cpu-prof` or a `-r` preload), `env` adds variables,
+ * `main` is another checkout's built API (bench:api-ab).
  */
 export async function startApi(
   databaseUrl: string,
   nodeArgs: string[] = [],
   env: Record<string, string> = {},
+  main = API_MAIN,
 ): Promise<Running> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = await startServer(
-    [...nodeArgs, path.resolve(__dirname, '../../apps/api/dist/main.js')],
+    [...nodeArgs, main],
     {
       DATABASE_URL: databaseUrl,
       PORT: String(port),

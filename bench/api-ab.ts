@@ -1,0 +1,106 @@
+/**
+ * `pnpm bench:api-ab <other checkout>`: this checkout's API against another's (say a worktree of
+ * an older commit, built with `pnpm build`) on node and graph reads, interleaved round by round
+ * with the baseline, so a before/after holds on a busy machine. Each side reads its own seeded
+ * database: this one BENCH_API_DB (as `pnpm bench:api`), the other BENCH_API_AB_DB (seeded by that
+ * checkout's write path, e.g. by running this checkout's bench/ there). Prints each round's req/s
+ * and share of the baseline run just before, and the medians.
+ * BENCH_AB_ROUNDS (default 5) and BENCH_API_SECONDS (default 5) set the length.
+ */
+import path from 'node:path';
+import { createDb } from '@graph-history/db';
+import { createKey } from '../test/ingestor/support/api-keys';
+import { ACCOUNT } from './support/api-seed';
+import { ApiBench, openApiBench, scenarioTargets } from './support/api-setup';
+import { ApiTargets } from './support/api-targets';
+import { benchDatabase } from './support/bench-database';
+import { startApi, startBaseline } from './support/api-servers';
+import { stopServer } from './support/child-server';
+import { loadAverage } from './support/machine-load';
+import { requireWrk, runWrk, Target } from './support/wrk';
+
+const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
+const SCENARIOS: [string, (t: ApiTargets) => Target[]][] = [
+  ['node read', (t) => t.nodeReads],
+  ['graph read', (t) => t.graphReads],
+];
+
+interface Side {
+  name: string;
+  baseUrl: string;
+  auth: string;
+  targets: ApiTargets;
+}
+
+async function main(): Promise<void> {
+  const other = process.argv[2];
+  if (!other) throw new Error('usage: pnpm bench:api-ab <path of the other checkout>');
+  requireWrk();
+  console.log(`${new Date().toISOString()} ${loadAverage()} at start`);
+  const here = await openApiBench();
+  const { name, url } = benchDatabase('BENCH_API_AB_DB', 'gh_bench_api_ab');
+  const theirDb = createDb(url, { max: 4 });
+  const there: ApiBench = {
+    db: theirDb,
+    databaseName: name,
+    databaseUrl: url,
+    auth: (await createKey(theirDb, ACCOUNT)).auth,
+  };
+  const otherMain = path.resolve(other, 'apps/api/dist/main.js');
+  const servers = [
+    await startApi(here.databaseUrl),
+    await startApi(there.databaseUrl, [], {}, otherMain),
+  ];
+  const baseline = await startBaseline(here.databaseUrl);
+  try {
+    const sides: Side[] = [];
+    for (const [bench, server, label] of [
+      [here, servers[0]!, 'this checkout'],
+      [there, servers[1]!, other],
+    ] as const) {
+      const { targets } = await scenarioTargets(bench, server.baseUrl);
+      sides.push({ name: label, baseUrl: server.baseUrl, auth: bench.auth, targets });
+    }
+    for (const [scenario, pick] of SCENARIOS) {
+      const shares: number[][] = sides.map(() => []);
+      for (let round = 0; round < ROUNDS; round++) {
+        const base = await measure(baseline.baseUrl, sides[0]!.targets.baseline);
+        // Alternate which side goes first, so a drift in load favours neither.
+        const order = round % 2 === 0 ? [0, 1] : [1, 0];
+        const cells: string[] = [`round ${round + 1}: baseline ${base.toFixed(0)} req/s`];
+        for (const i of order) {
+          const s = sides[i]!;
+          const rps = await measure(s.baseUrl, pick(s.targets), s.auth);
+          shares[i]!.push(rps / base);
+          cells.push(`${s.name} ${rps.toFixed(0)} req/s (${pct(rps / base)})`);
+        }
+        console.log(`${scenario}, ${cells.join(', ')}`);
+      }
+      console.log(
+        `${scenario}, median share of baseline: ${sides.map((s, i) => `${s.name} ${pct(median(shares[i]!))}`).join(', ')}`,
+      );
+    }
+    console.log(`${new Date().toISOString()} ${loadAverage()} at end`);
+  } finally {
+    await Promise.all([...servers, baseline].map((s) => stopServer(s.process)));
+    await Promise.all([here.db.destroy(), theirDb.destroy()]);
+  }
+}
+
+async function measure(baseUrl: string, targets: Target[], auth?: string): Promise<number> {
+  const run = (seconds: number) => runWrk({ baseUrl, targets, connections: 50, seconds, auth });
+  await run(1);
+  return (await run(SECONDS)).reqPerSec;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
