@@ -9,7 +9,7 @@ import type { ChildService } from '@graph-history/cli/start/child-service';
 import { freePort } from '../support/free-port';
 import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
 import { waitFor } from '../ingestor/support/ingestor-harness';
-import { masterOfHealthyCluster, newestQueueEvent, slotOwner } from './support/cluster-topology';
+import { masterOfHealthyCluster, queueEvents, slotOwner } from './support/cluster-topology';
 import { FleetAdmin, get, metric, replicaUrls } from './support/fleet-client';
 
 const RATE = { perSecond: 20, burst: 60 };
@@ -190,8 +190,8 @@ describe('fleet', () => {
     await expectAppliedOnce(admin.db, run.graphKey, run.events);
 
     // the clients follow the promoted master: the ingestors' queue workers complete jobs on it…
-    const newestEvent = () => newestQueueEvent(replica, `{${QUEUE_HASH_TAG}}:apply:events`);
-    const seen = await newestEvent();
+    const stream = `{${QUEUE_HASH_TAG}}:apply:events`;
+    const { newestId } = await queueEvents(replica, stream, null);
     const more = simulate({
       graphs: 1,
       events: 100,
@@ -200,10 +200,9 @@ describe('fleet', () => {
     })[0]!;
     await client.send(more.graphKey, more.events);
     await admin.appliedThrough(more.graphKey, more.events.length, 30_000);
-    await waitFor('jobs completed on the promoted master', async () => {
-      const newest = await newestEvent();
-      return newest !== null && newest !== seen;
-    });
+    await waitFor('an apply job completed on the promoted master', async () =>
+      (await queueEvents(replica, stream, newestId)).events.includes('completed'),
+    );
     // …and every API replica, degraded while the key's bucket was unreachable, counts in Redis again
     const insurance = 'graph_history_api_rate_limit_insurance_decisions_total';
     for (const url of replicaUrls(fleet)) {

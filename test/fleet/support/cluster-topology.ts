@@ -64,8 +64,20 @@ export async function masterOfHealthyCluster(port: number): Promise<boolean> {
   return role?.[0] === 'master' && !!info?.includes('cluster_state:ok');
 }
 
-/** The id of the newest entry of a BullMQ events stream on the node on `port` (it must serve it). */
-export async function newestQueueEvent(port: number, stream: string): Promise<string | null> {
-  const entries = await ask<[string, string[]][]>(port, 'XREVRANGE', stream, '+', '-', 'COUNT', 1);
-  return entries?.[0]?.[0] ?? null;
+/**
+ * A BullMQ events stream on the node on `port` (it must serve its slot): the id of its newest
+ * entry, and the events (`completed`, `added`…) after `sinceId` (every one when null).
+ */
+export async function queueEvents(
+  port: number,
+  stream: string,
+  sinceId: string | null,
+): Promise<{ newestId: string | null; events: string[] }> {
+  const entries =
+    (await ask<[string, string[]][]>(port, 'XRANGE', stream, sinceId ? `(${sinceId}` : '-', '+')) ??
+    [];
+  return {
+    newestId: entries.at(-1)?.[0] ?? sinceId,
+    events: entries.map(([, fields]) => fields[fields.indexOf('event') + 1]!),
+  };
 }
