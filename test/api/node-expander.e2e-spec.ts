@@ -36,7 +36,7 @@ describe('NodeExpander', () => {
       .ended('S/c');
     h = await seedHistory(t.db, 'expand', s.events);
     last = s.events.length;
-    graph = (await new GraphReadRepository(t.db).findByKey('expand'))!;
+    graph = (await new GraphReadRepository(t.db).findById(h.graphId))!;
   });
   afterAll(() => t.drop());
 

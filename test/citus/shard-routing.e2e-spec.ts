@@ -24,7 +24,11 @@ interface Exception {
   why: string;
 }
 
-/** Multi-shard by design (docs/architecture.md, "Citus": what runs multi-shard and what it costs). */
+/**
+ * Multi-shard by design (docs/architecture.md, "Citus": what runs multi-shard and what it costs).
+ * Everything else is routed: a statement of one graph takes its graph_id as a value, looked up
+ * first in graph_directory (a reference table; the API caches it).
+ */
 const MULTI_SHARD: Exception[] = [
   {
     match: /\bfrom graphs( as g)? where (g\.)?account_id = \$1\b/,
@@ -37,25 +41,6 @@ const MULTI_SHARD: Exception[] = [
   {
     match: /applied_seq < ingested_seq or trimmed_seq < first_seq/,
     why: "the ingestor's sweeper: which graphs have work left, once a second, on every shard",
-  },
-];
-
-/**
- * NOT routable today, and not by design: each resolves a graph's key through graph_directory (a
- * reference table) in the same statement, so graph_id is not a value when Citus plans it and
- * the statement would fan out to every shard. The fix is to look graph_id up first (the key to
- * id mapping never changes, so it caches) and pass it as a value; left to the read-path work
- * (the API's reads) and to the ingest path. The last test fails once one is fixed, so the list
- * only shrinks.
- */
-const NOT_YET_ROUTABLE: Exception[] = [
-  {
-    match: /\bevent_keys\b.*\bgraph_directory\b/,
-    why: 'ingest: stored event keys and node refs of the graph named by key',
-  },
-  {
-    match: /\bgraph_directory\b.*\bgraph_key = (cast\()?\$\d+/,
-    why: 'API: a graph, a node or the graph moment read by graph key',
   },
 ];
 
@@ -98,9 +83,7 @@ describe('Citus routing of every statement the apps send', () => {
 
   it('routes each one to one shard (graph_id pinned to a value on every graph-scoped table)', async () => {
     const report = await violations(h.t.url, statements, graphScoped);
-    const unexpected = report.filter(
-      (v) => ![...MULTI_SHARD, ...NOT_YET_ROUTABLE].some((e) => e.match.test(v.text)),
-    );
+    const unexpected = report.filter((v) => !MULTI_SHARD.some((e) => e.match.test(v.text)));
     expect(unexpected.map((v) => `${v.tables.join(',')}: ${v.text}`)).toEqual([]);
   });
 
@@ -126,7 +109,7 @@ describe('Citus routing of every statement the apps send', () => {
 
   it('lists only exceptions that are still needed', async () => {
     const report = await violations(h.t.url, statements, graphScoped);
-    for (const e of [...MULTI_SHARD, ...NOT_YET_ROUTABLE])
+    for (const e of MULTI_SHARD)
       expect({ match: e.match.source, violates: report.some((v) => e.match.test(v.text)) }).toEqual(
         {
           match: e.match.source,

@@ -3,18 +3,24 @@ import { eventId } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
 import { Fleet, startFleet } from '@graph-history/cli/fleet/fleet';
 import { CHECK_FALL, CHECK_INTER_MS } from '@graph-history/cli/fleet/haproxy';
+import { CLUSTER_NODE_TIMEOUT_MS } from '@graph-history/cli/fleet/redis-cluster';
 import { IngestClient } from '@graph-history/cli/ingest-client';
 import type { ChildService } from '@graph-history/cli/start/child-service';
 import { freePort } from '../support/free-port';
 import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
 import { waitFor } from '../ingestor/support/ingestor-harness';
-import { FleetAdmin, get, replicaUrls } from './support/fleet-client';
+import { masterOfHealthyCluster, queueEvents, slotOwner } from './support/cluster-topology';
+import { FleetAdmin, get, metric, replicaUrls } from './support/fleet-client';
 
 const RATE = { perSecond: 20, burst: 60 };
+const METRICS_TOKEN = 'fleet-test-metrics-token';
+/** The ingestor's BullMQ keys are `{QUEUE_PREFIX}:…` (default `gh`): one slot of the cluster. */
+const QUEUE_HASH_TAG = 'gh';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A whole fleet (`startFleet`, what `pnpm fleet` runs): Postgres primary + streaming replica,
- * a 3-master Redis Cluster, 2 ingestors, 3 API replicas behind HAProxy. Shared state first, then
+ * a Redis Cluster of 3 masters + 3 replicas, 2 ingestors, 3 API replicas behind HAProxy. Shared state first, then
  * faults (each kills a process for good, so they come last).
  */
 describe('fleet', () => {
@@ -32,6 +38,7 @@ describe('fleet', () => {
         PATH: process.env.PATH,
         RATE_LIMIT_PER_SECOND: String(RATE.perSecond),
         RATE_LIMIT_BURST: String(RATE.burst),
+        METRICS_TOKEN,
       },
     });
     admin = new FleetAdmin(fleet);
@@ -135,29 +142,81 @@ describe('fleet', () => {
     await expectAppliedOnce(admin.db, run.graphKey, run.events);
   });
 
-  it('loses nothing acknowledged when a Redis master dies, and catches up once it is back', async () => {
+  it('fails over when the Redis master of the queues dies under ingest, losing nothing acknowledged', async () => {
     const run = simulate({
       graphs: 1,
-      events: 600,
+      events: 2_000,
       seed: 'fleet-redis',
       graphKeyPrefix: 'fleet-redis',
     })[0]!;
-    const client = new IngestClient({ url: fleet.ingestUrl, key: fleet.key, baseDelayMs: 100 });
-    await client.send(run.graphKey, run.events.slice(0, 200));
-    fleet.redis.servers[0]!.signal('SIGKILL');
-    await new Promise((r) => setTimeout(r, 3_000)); // past cluster-node-timeout: the cluster is down
-    // reads go on (rate limits per process meanwhile); ingest stores what it acknowledges
-    const read = await get(fleet.apiUrl, `/api/v1/graphs/gph_${graph.graphKey}`, fleet.key);
-    expect(read.status).toBe(200);
+    const before = (await slotOwner(fleet.redis.ports[0]!, QUEUE_HASH_TAG))!;
+    expect(before.replicas).toHaveLength(1);
+    const [master, replica] = [before.master, before.replicas[0]!];
+    const onMaster = await keyWithBucketOn(admin, master);
+    const retries: string[] = [];
+    const client = new IngestClient({
+      url: fleet.ingestUrl,
+      key: fleet.key,
+      baseDelayMs: 100,
+      onRetry: (n) => retries.push(n.reason),
+    });
+    let killedAt = 0;
+    const outageReads: Promise<number>[] = [];
     const sending = (async () => {
-      for (let i = 200; i < run.events.length; i += 100)
-        await client.send(run.graphKey, run.events.slice(i, i + 100));
+      for (let i = 0; i < run.events.length; i += 50) {
+        if (i === 300) {
+          killedAt = Date.now();
+          fleet.redis.servers[fleet.redis.ports.indexOf(master)]!.signal('SIGKILL');
+        }
+        if (killedAt)
+          for (const url of replicaUrls(fleet))
+            outageReads.push(get(url, '/api/v1/graphs?limit=1', onMaster).then((r) => r.status));
+        await client.send(run.graphKey, run.events.slice(i, i + 50));
+        await sleep(100);
+      }
     })();
-    await new Promise((r) => setTimeout(r, 2_000));
-    restarted.push(fleet.redis.restart(0));
-    await sending;
+    // the replica is promoted once the master is silent for the node timeout, and serves the queues
+    const promotedAfter = await waitFor(
+      'the replica promoted',
+      async () => (await masterOfHealthyCluster(replica)) && Date.now() - killedAt,
+      CLUSTER_NODE_TIMEOUT_MS + 15_000,
+    );
+    expect(promotedAfter).toBeGreaterThan(0);
+    // reads went on meanwhile (rate limits per process while the bucket's master was gone)
+    for (const status of await Promise.all(outageReads)) expect(status).toBe(200);
+    expect((await slotOwner(replica, QUEUE_HASH_TAG))!.master).toBe(replica);
+    await sending; // every batch acknowledged (the client retried what was refused meanwhile)
     await admin.appliedThrough(run.graphKey, run.events.length, 60_000);
     await expectAppliedOnce(admin.db, run.graphKey, run.events);
+
+    // the clients follow the promoted master: the ingestors' queue workers complete jobs on it…
+    const stream = `{${QUEUE_HASH_TAG}}:apply:events`;
+    const { newestId } = await queueEvents(replica, stream, null);
+    const more = simulate({
+      graphs: 1,
+      events: 100,
+      seed: 'fleet-redis-2',
+      graphKeyPrefix: 'frd',
+    })[0]!;
+    await client.send(more.graphKey, more.events);
+    await admin.appliedThrough(more.graphKey, more.events.length, 30_000);
+    await waitFor('an apply job completed on the promoted master', async () =>
+      (await queueEvents(replica, stream, newestId)).events.includes('completed'),
+    );
+    // …and every API replica, degraded while the key's bucket was unreachable, counts in Redis again
+    const insurance = 'graph_history_api_rate_limit_insurance_decisions_total';
+    for (const url of replicaUrls(fleet)) {
+      expect(await metric(url, insurance, METRICS_TOKEN)).toBeGreaterThan(0);
+      await waitFor(
+        `${url} rate limits back in Redis`,
+        async () => {
+          await get(url, '/api/v1/graphs?limit=1', onMaster);
+          return (await metric(url, 'graph_history_api_rate_limit_degraded', METRICS_TOKEN)) === 0;
+        },
+        10_000,
+      );
+    }
+    expect(retries.length).toBeLessThan(30); // degraded for seconds, not for the whole run
   });
 
   it('never answers an older state as_of an event the paused replica has not replayed', async () => {
@@ -241,6 +300,15 @@ describe('fleet', () => {
     expect(results.filter((r) => r.status >= 500 || r.status === 0).length).toBeLessThanOrEqual(8);
   });
 });
+
+/** A new key of the demo account whose rate-limit bucket (`gh:rl:key:<id>`) is served by `port`. */
+async function keyWithBucketOn(admin: FleetAdmin, port: number): Promise<string> {
+  for (let tries = 0; tries < 100; tries++) {
+    const { key, id } = await admin.newKey();
+    if ((await slotOwner(port, `gh:rl:key:${id}`))?.master === port) return key;
+  }
+  throw new Error(`no key's bucket landed on the master on port ${port}`);
+}
 
 /** Resolves once the streaming replica has replayed everything the primary wrote so far. */
 async function replayed(fleet: Fleet): Promise<void> {

@@ -27,9 +27,9 @@ describe('GraphReadRepository', () => {
   });
   afterAll(() => t.drop());
 
-  it('findByKey reads the graph row; null for an unknown key', async () => {
+  it('findById reads the graph row; null for an unknown id', async () => {
     const g = graphs.g1!;
-    expect(await repo.findByKey('g1')).toEqual({
+    expect(await repo.findById(g.graphId)).toEqual({
       graphId: g.graphId,
       graphKey: 'g1',
       accountId: g.accountId,
@@ -41,7 +41,7 @@ describe('GraphReadRepository', () => {
       counts: g.applied[3]!.event.counts,
       applyError: null,
     });
-    expect(await repo.findByKey('nope')).toBeNull();
+    expect(await repo.findById(-1)).toBeNull();
   });
 
   it('idByKey finds the id a key names; null for an unknown key', async () => {
@@ -56,7 +56,7 @@ describe('GraphReadRepository', () => {
       const facts = await repo.findWithFacts(g.graphId, seq, 0, 1e12);
       const working = [...g.nodesAt(at).values()].filter((r) => r.state === 'working').length;
       expect(facts).toEqual({
-        graph: await repo.findByKey('g2'),
+        graph: await repo.findById(g.graphId),
         seq: at,
         firstEventCreated: g.applied[0]!.event.created,
         momentCreated: g.applied[at - 1]!.event.created,
@@ -107,7 +107,7 @@ describe('GraphReadRepository', () => {
     });
 
     it('pages after and before a graph, before pages nearest first', async () => {
-      const g2 = (await repo.findByKey('g2'))!;
+      const g2 = (await repo.findById(graphs.g2!.graphId))!;
       const at = { lastEvent: g2.lastEvent!, graphKey: 'g2' };
       expect(await keys({ ...filter(), after: at, limit: 10 })).toEqual(['g3']);
       expect(await keys({ ...filter(), before: at, limit: 10 })).toEqual(['g1']);

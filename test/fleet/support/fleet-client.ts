@@ -17,6 +17,13 @@ export async function get(base: string, path: string, key: string): Promise<Answ
   return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
 }
 
+/** A gauge or counter of a replica's /metrics (the fleet's METRICS_TOKEN), or null if absent. */
+export async function metric(base: string, name: string, token: string): Promise<number | null> {
+  const { body } = await get(base, '/metrics', token);
+  const line = body.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : null;
+}
+
 /** The primary database of the fleet, and new keys of an account on it. */
 export class FleetAdmin {
   readonly db: Db;

@@ -15,7 +15,8 @@ export class GraphAccessService {
 
   async find(principal: Principal, graphId: string): Promise<GraphRow> {
     const key = graphKeyFromId(graphId);
-    return this.check(principal, key === null ? null : await this.graphs.findByKey(key), graphId);
+    const id = key === null ? null : await this.ids.idOf(key);
+    return this.check(principal, id === null ? null : await this.graphs.findById(id), graphId);
   }
 
   /**

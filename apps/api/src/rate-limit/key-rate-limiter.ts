@@ -90,6 +90,7 @@ export class KeyRateLimiter {
         `${this.keyPrefix}:${key}`,
         rest,
       )) as [number, number];
+      this.degradation.decided();
       // the lease's tokens were taken from the bucket already: they are not there to spend again
       return this.decision(left + (lease?.tokens ?? 0), msToFull);
     } catch {
@@ -164,6 +165,8 @@ export class KeyRateLimiter {
     } catch (err) {
       if (err instanceof RateLimiterRes) return { rejected: true, res: err };
       throw err;
+    } finally {
+      this.degradation.decided();
     }
   }
 }

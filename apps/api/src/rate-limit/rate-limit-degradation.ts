@@ -1,6 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { ApiMetrics } from '../ops/api-metrics';
 
+/** Decisions taken in Redis with no insurance decision for this long end a degradation. */
+export const RECOVERED_AFTER_MS = 1_000;
+
 /**
  * Tracks whether rate limits fall back to the in-process insurance limiter (Redis unreachable):
  * says so once in the logs when it starts and when it ends, and in the metrics all along.
@@ -8,10 +11,12 @@ import { ApiMetrics } from '../ops/api-metrics';
 export class RateLimitDegradation {
   private readonly logger = new Logger('RateLimit');
   private degraded = false;
+  private lastInsuranceAt = 0;
 
   constructor(private readonly metrics: ApiMetrics) {}
 
-  usedInsurance(): void {
+  usedInsurance(now = Date.now()): void {
+    this.lastInsuranceAt = now;
     this.metrics.insuranceDecisions.inc();
     if (this.degraded) return;
     this.degraded = true;
@@ -19,6 +24,15 @@ export class RateLimitDegradation {
     this.logger.warn(
       'Redis is unreachable: rate limits are enforced per process by the insurance limiter until it is back.',
     );
+  }
+
+  /**
+   * A decision was taken. With none on the insurance limiter for RECOVERED_AFTER_MS, Redis serves
+   * again: a Redis Cluster whose master failed over never reconnects as a whole, so its `ready`
+   * does not come again; one master down keeps this degraded while keys on it still fall back.
+   */
+  decided(now = Date.now()): void {
+    if (this.degraded && now - this.lastInsuranceAt >= RECOVERED_AFTER_MS) this.redisReady();
   }
 
   redisReady(): void {

@@ -12,7 +12,7 @@ export function registerFleetCommand(program: Command, io: CliIo): void {
   program
     .command('fleet')
     .description(
-      'Run a local fleet: Postgres primary + streaming replica, a 3-master Redis Cluster, ingestors and API replicas behind HAProxy (PORT, INGEST_PORT)',
+      'Run a local fleet: Postgres primary + streaming replica, a Redis Cluster of 3 masters + 3 replicas, ingestors and API replicas behind HAProxy (PORT, INGEST_PORT)',
     )
     .option('--apis <n>', 'API replicas', integerIn(1, 8), 3)
     .option('--ingestors <n>', 'ingestors', integerIn(1, 4), 2)

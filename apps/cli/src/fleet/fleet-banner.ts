@@ -9,7 +9,7 @@ export function fleetBanner(f: Fleet, demoGraph: string): string {
     `  Read API:  ${f.apiUrl}/api/v1   (HAProxy over ${f.apis.length} API replicas)`,
     `  Ingest:    ${f.ingestUrl}/ingest/v1/graphs/{graph_key}/events   (HAProxy over ${f.ingestors.length} ingestors)`,
     `  Postgres:  primary ${f.postgres.primaryUrl}, streaming replica ${f.postgres.replicaUrl}`,
-    `  Redis:     Cluster of 3 masters ${f.redis.nodes}`,
+    `  Redis:     Cluster of 3 masters + 3 replicas ${f.redis.nodes}`,
     `  Data/logs: ${f.dir} (removed when the fleet stops)`,
     '',
     `A "demo" account was created. Its secret key:`,

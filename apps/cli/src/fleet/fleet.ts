@@ -44,7 +44,7 @@ export interface Fleet {
 
 /**
  * A fleet on this machine, everything on 127.0.0.1: a Postgres primary and a streaming replica, a
- * Redis Cluster of three masters, `ingestors` ingestors and `apis` API replicas behind HAProxy;
+ * Redis Cluster of three masters each with a replica, `ingestors` ingestors and `apis` API replicas behind HAProxy;
  * the APIs read from the streaming replica (DATABASE_REPLICA_URLS).
  * Starts from empty data each time, with a `demo` account whose key it returns.
  */
@@ -63,8 +63,8 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
       replica: await freePort(),
     });
     stops.push(postgres.stop);
-    const redisPorts = await distinctPorts(3, 55_000);
-    const redis = await startRedisCluster(redisPorts, dir);
+    const redisPorts = await distinctPorts(6, 55_000);
+    const redis = await startRedisCluster(redisPorts, dir, 1);
     stops.push(redis.stop);
     const key = await prepareDatabase(postgres.primaryUrl, path.join(dir, 'demo-key'));
 

@@ -39,13 +39,6 @@ export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
       : { seq: r.stalled_seq, message: r.stalled_error ?? '', since: r.stalled_at ?? 0 },
 });
 
-/** The graph named by its key, joined through the directory as `g` (nothing selected yet). */
-export const graphByKey = (db: Kysely<Database>, graphKey: Expression<string>) =>
-  db
-    .selectFrom('graph_directory as d')
-    .innerJoin('graphs as g', 'g.graph_id', 'd.graph_id')
-    .where('d.graph_key', '=', graphKey);
-
 /** The graph by its id as `g` (nothing selected yet): filters on the distribution key. */
 export const graphById = (db: Kysely<Database>, graphId: Expression<number>) =>
   db.selectFrom('graphs as g').where('g.graph_id', '=', graphId);

@@ -2,7 +2,7 @@ import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphById, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import { GRAPH_COLUMNS, graphById, momentSeq, toGraphRow } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
@@ -71,10 +71,10 @@ export interface GraphWithFacts {
   activeWorkingThen: number | null;
 }
 
-const findByKey = new PreparedStatement(
-  'gh_graph_by_key',
-  { graphKey: pgArg<string>('text') },
-  (db, arg) => graphByKey(db, arg.graphKey).select(GRAPH_COLUMNS),
+const findById = new PreparedStatement(
+  'gh_graph_by_id',
+  { graphId: pgArg<number>('bigint') },
+  (db, arg) => graphById(db, arg.graphId).select(GRAPH_COLUMNS),
 );
 
 const idByKey = new PreparedStatement(
@@ -168,8 +168,8 @@ export class GraphReadRepository {
     };
   }
 
-  async findByKey(graphKey: string): Promise<GraphRow | null> {
-    const [row] = await findByKey.rows(this.db, { graphKey });
+  async findById(graphId: number): Promise<GraphRow | null> {
+    const [row] = await findById.rows(this.db, { graphId });
     return row ? toGraphRow(row) : null;
   }
 

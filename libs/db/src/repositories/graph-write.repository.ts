@@ -1,10 +1,7 @@
+import { GraphKeyOwner, graphOwner } from './graph-owner';
 import { Repository } from './repository';
 
-/** Who holds a graph key: its internal graph id and owning account. */
-export interface GraphKeyOwner {
-  graphId: number;
-  accountId: number;
-}
+export type { GraphKeyOwner } from './graph-owner';
 
 export interface NewWatchGraph {
   graphId: number;
@@ -20,18 +17,19 @@ export class GraphWriteRepository extends Repository {
    * writers of a graph that keep losing the optimistic race queue up here instead.
    */
   async lockByKey(graphKey: string): Promise<void> {
+    const owner = await graphOwner(this.db, graphKey);
+    if (!owner) return;
     await this.db
-      .selectFrom('graph_directory as d')
-      .innerJoin('graphs as g', 'g.graph_id', 'd.graph_id')
-      .select('g.graph_id')
-      .where('d.graph_key', '=', graphKey)
-      .forUpdate('g')
+      .selectFrom('graphs')
+      .select('graph_id')
+      .where('graph_id', '=', owner.graphId)
+      .forUpdate()
       .execute();
   }
 
   /** The owner of `graphKey`, registering it for `accountId` when nobody holds it yet. */
   async claimKey(graphKey: string, accountId: number): Promise<GraphKeyOwner> {
-    const existing = await this.findOwner(graphKey);
+    const existing = await graphOwner(this.db, graphKey);
     if (existing) return existing;
     // Selecting first keeps the identity sequence from advancing on every write to a known graph.
     await this.db
@@ -39,7 +37,7 @@ export class GraphWriteRepository extends Repository {
       .values({ graph_key: graphKey, account_id: accountId })
       .onConflict((oc) => oc.column('graph_key').doNothing())
       .execute();
-    const owner = await this.findOwner(graphKey);
+    const owner = await graphOwner(this.db, graphKey);
     if (!owner) throw new Error(`graph key ${graphKey} vanished after insert`);
     return owner;
   }
@@ -56,14 +54,5 @@ export class GraphWriteRepository extends Repository {
       })
       .onConflict((oc) => oc.column('graph_id').doNothing())
       .execute();
-  }
-
-  private async findOwner(graphKey: string): Promise<GraphKeyOwner | null> {
-    const row = await this.db
-      .selectFrom('graph_directory')
-      .select(['graph_id', 'account_id'])
-      .where('graph_key', '=', graphKey)
-      .executeTakeFirst();
-    return row ? { graphId: row.graph_id, accountId: row.account_id } : null;
   }
 }

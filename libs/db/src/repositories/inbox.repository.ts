@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { WatchEvent } from '@graph-history/domain';
+import { graphOwner } from './graph-owner';
 import { Repository } from './repository';
 import { insertRowsSql } from './json-rows';
 import { RefStatus } from './node-ref.repository';
@@ -28,26 +29,27 @@ export interface NewBatch {
 
 /** The ingest side of a graph: its durable inbox, idempotency keys and known refs. */
 export class InboxRepository extends Repository {
-  /** The graph of `graphKey` with its stored keys among `keys` and the statuses of `refs`. */
+  /**
+   * The graph of `graphKey` with its stored keys among `keys` and the statuses of `refs`: the
+   * owner from the directory, then one statement on the graph's rows by its id (one snapshot).
+   */
   async snapshot(graphKey: string, keys: string[], refs: string[]): Promise<IngestSnapshot | null> {
+    const owner = await graphOwner(this.db, graphKey);
+    if (!owner) return null;
     const row = await sql<{
-      graph_id: number;
-      account_id: number;
       ingested_seq: number | null;
       keys: string[];
       refs: [string, boolean, string | null][];
-    }>`select d.graph_id, d.account_id, g.ingested_seq,
+    }>`select (select ingested_seq from graphs where graph_id = ${owner.graphId}) as ingested_seq,
         array(select key from event_keys
-              where graph_id = d.graph_id and key = ${anyText(keys.filter(isStorableText))}) as keys,
+              where graph_id = ${owner.graphId} and key = ${anyText(keys.filter(isStorableText))}) as keys,
         coalesce((select json_agg(json_build_array(ref, ended, session_ref)) from node_refs
-                  where graph_id = d.graph_id and ref = ${anyText(refs.filter(isStorableText))}), '[]') as refs
-      from graph_directory d left join graphs g on g.graph_id = d.graph_id
-      where d.graph_key = ${graphKey}`.execute(this.db);
-    const r = row.rows[0];
-    if (!r) return null;
+                  where graph_id = ${owner.graphId} and ref = ${anyText(refs.filter(isStorableText))}), '[]') as refs`.execute(
+      this.db,
+    );
+    const r = row.rows[0]!;
     return {
-      graphId: r.graph_id,
-      accountId: r.account_id,
+      ...owner,
       ingestedSeq: r.ingested_seq,
       keys: new Set(r.keys),
       refs: new Map(r.refs.map(([ref, ended, sessionRef]) => [ref, { ended, sessionRef }])),
