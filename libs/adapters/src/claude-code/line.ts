@@ -26,6 +26,10 @@ export interface TodoInput {
   content: string;
   status: 'pending' | 'in_progress' | 'completed';
   activeForm?: string;
+  /** TaskUpdate `owner`: the agent (teammate name) the task is assigned to. */
+  owner?: string;
+  /** Ids of the tasks that must complete before this one (TaskUpdate `addBlockedBy`/`addBlocks`). */
+  blockedBy?: string[];
 }
 
 export type ToolOp =
@@ -44,7 +48,18 @@ export type ToolOp =
   | { op: 'question'; text: string }
   | { op: 'todos'; todos: TodoInput[] }
   | { op: 'task_create'; subject: string; activeForm?: string }
-  | { op: 'task_update'; taskId: string; status?: string; subject?: string; activeForm?: string }
+  | {
+      op: 'task_update';
+      taskId: string;
+      status?: string;
+      subject?: string;
+      activeForm?: string;
+      owner?: string;
+      /** Tasks this one now waits for. */
+      addBlockedBy?: string[];
+      /** Tasks that now wait for this one. */
+      addBlocks?: string[];
+    }
   | { op: 'task_output'; taskId: string; block: boolean }
   | { op: 'task_stop'; taskId: string }
   | { op: 'other' };
