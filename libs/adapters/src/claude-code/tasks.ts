@@ -26,7 +26,7 @@ const union = (a: readonly string[] | undefined, b: readonly string[]): string[]
 /** A task's owner after a TaskUpdate: an empty owner unassigns it. */
 function withOwner(task: TodoInput, owner: string | undefined): TodoInput {
   if (owner === undefined) return task;
-  const next = { ...task, owner };
+  const next: TodoInput = { ...task, owner };
   if (owner === '') delete next.owner;
   return next;
 }
