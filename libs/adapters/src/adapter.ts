@@ -41,6 +41,8 @@ export interface TimedLine {
 export interface PreparedLine<P extends TimedLine> {
   /** Nothing to order (blank line, side document such as a sub-agent's meta file). */
   line?: P;
+  /** A whole document may hold several dated entries (a teammate's inbox): each is a line. */
+  lines?: P[];
   problem?: LineProblem;
 }
 

@@ -86,6 +86,25 @@ export interface TeammateMessageFact {
   text: string;
 }
 
+/** Agent teams: a member of a team's `config.json` (not the lead). */
+export interface TeammateJoinedFact {
+  kind: 'teammate_joined';
+  name: string;
+  /** `<name>@<team>`, as the transcript's spawn result names the teammate. */
+  agentId: string;
+  agentType: string;
+  purpose: string;
+  cwd?: string;
+}
+
+/** Agent teams: a message of `inboxes/<to>.json`, written by teammate `from`. */
+export interface InboxMessageFact {
+  kind: 'inbox_message';
+  from: string;
+  to: string;
+  text: string;
+}
+
 export type Fact =
   /** The user (or a slash command) starts a turn. */
   | { kind: 'prompt'; text: string }
@@ -98,6 +117,8 @@ export type Fact =
   | { kind: 'tool_use'; id: string; name: string; label: string; tool: ToolOp }
   | ToolResultFact
   | TeammateMessageFact
+  | TeammateJoinedFact
+  | InboxMessageFact
   /** `system compact_boundary`: the conversation was compacted. */
   | { kind: 'compacted' }
   | { kind: 'api_error'; message: string }
