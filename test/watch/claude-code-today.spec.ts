@@ -1,6 +1,7 @@
 import { claudeCodeAdapter } from '@graph-history/adapters';
 import { ofType, run } from './support/adapter-run';
 import { nodeOf, replay } from './support/graph-replay';
+import { assignedTasks } from './support/task-lines';
 import { TranscriptBuilder } from './support/transcript-builder';
 
 /**
@@ -186,15 +187,7 @@ describe('task lists of today', () => {
   it('carries TaskUpdate owner, addBlockedBy and addBlocks into the tasks; TodoWrite has neither', () => {
     const b = new TranscriptBuilder(SID, VERSION);
     const { events, problems } = run([
-      b.prompt('plan'),
-      b.toolUse('C1', 'TaskCreate', { subject: 'Parse', description: '…' }),
-      b.toolResult('C1', 'Task #1 created successfully: Parse'),
-      b.toolUse('C2', 'TaskCreate', { subject: 'Test', description: '…' }),
-      b.toolResult('C2', 'Task #2 created successfully: Test'),
-      b.toolUse('C3', 'TaskCreate', { subject: 'Ship', description: '…' }),
-      b.toolResult('C3', 'Task #3 created successfully: Ship'),
-      b.toolUse('U1', 'TaskUpdate', { taskId: '2', addBlockedBy: ['1'], owner: 'tester' }),
-      b.toolUse('U2', 'TaskUpdate', { taskId: '1', status: 'in_progress', owner: 'parser' }),
+      ...assignedTasks(b),
       b.toolUse('U3', 'TaskUpdate', { taskId: '2', addBlocks: ['3'], addBlockedBy: [1] }),
       b.toolUse('U4', 'TaskUpdate', { taskId: '1', owner: '' }),
       b.toolUse('W1', 'TodoWrite', {

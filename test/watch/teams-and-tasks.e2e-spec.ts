@@ -14,6 +14,7 @@ import {
   mate,
   teamFileLines,
 } from './support/team-scenario';
+import { assignedTasks } from './support/task-lines';
 import { TranscriptBuilder } from './support/transcript-builder';
 
 interface ApiMessage {
@@ -133,17 +134,7 @@ describe('watch: agent teams and task assignments, read back through the API', (
   it('TaskUpdate owner and blockers reach the tasks expansion; tasks without them keep the old shape', async () => {
     const root = join(suite.tmp, 'tasks');
     const b = new TranscriptBuilder(LEAD, '2.1.70'); // HAND-MADE lines
-    writeLines(root, 'p-tasks', [
-      b.prompt('plan'),
-      b.toolUse('C1', 'TaskCreate', { subject: 'Parse', description: '…' }),
-      b.toolResult('C1', 'Task #1 created successfully: Parse'),
-      b.toolUse('C2', 'TaskCreate', { subject: 'Test', description: '…' }),
-      b.toolResult('C2', 'Task #2 created successfully: Test'),
-      b.toolUse('C3', 'TaskCreate', { subject: 'Ship', description: '…' }),
-      b.toolResult('C3', 'Task #3 created successfully: Ship'),
-      b.toolUse('U1', 'TaskUpdate', { taskId: '2', addBlockedBy: ['1'], owner: 'tester' }),
-      b.toolUse('U2', 'TaskUpdate', { taskId: '1', status: 'in_progress', owner: 'parser' }),
-    ]);
+    writeLines(root, 'p-tasks', assignedTasks(b));
     const options = suite.stack.watchOptions(root, 'p-tasks', { once: true });
     await new WatchRunner(claudeCodeAdapter, options, log([])).run(new AbortController().signal);
     const tasks = await suite.stack.until('the last task update', async () => {
