@@ -31,10 +31,14 @@ async function leadSession(configPath: string): Promise<string | undefined> {
   }
 }
 
-/** The teams under `teamsDir` whose config names their lead session. */
-export async function teamFolders(teamsDir: string): Promise<TeamFolder[]> {
+/** The teams under `teamsDir` (but those `skip` names) whose config names their lead session. */
+export async function teamFolders(
+  teamsDir: string,
+  skip: (team: string) => boolean,
+): Promise<TeamFolder[]> {
   const out: TeamFolder[] = [];
   for (const team of await listSubdirectories(teamsDir)) {
+    if (skip(team)) continue;
     const leadSessionId = await leadSession(join(teamsDir, team, 'config.json'));
     if (leadSessionId) out.push({ team, leadSessionId });
   }

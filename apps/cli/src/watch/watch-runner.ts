@@ -82,7 +82,8 @@ export class WatchRunner<S, P extends TimedLine> {
   /** Runs until done (`once`) or until `signal` aborts; returns what was sent per graph. */
   async run(signal: AbortSignal): Promise<Map<string, SendTotals>> {
     await this.discover();
-    await this.reportFound();
+    await this.reportFound(); // lists the sessions each graph follows, which teams need
+    await this.discoverTeams();
     await this.syncAll(signal);
     if (this.options.once) {
       for (const timeline of this.timelines.values()) await timeline.finish();
@@ -193,8 +194,7 @@ export class WatchRunner<S, P extends TimedLine> {
     this.target ??= await this.resolve();
     if (!this.target) return;
     await this.discoverProjects(this.target);
-    const teamsDir = this.teamsDir();
-    if (teamsDir !== undefined) await this.discoverTeams(teamsDir);
+    await this.discoverTeams();
   }
 
   private async discoverProjects(target: WatchTarget): Promise<void> {
@@ -230,19 +230,19 @@ export class WatchRunner<S, P extends TimedLine> {
     }
   }
 
-  /** A team's files feed the graph that follows its lead session (once that session is listed). */
-  private async discoverTeams(teamsDir: string): Promise<void> {
+  /**
+   * A team's files feed the graph that follows its lead session, as of the files last listed (a
+   * session that appears with its team is matched at the next pass).
+   */
+  private async discoverTeams(): Promise<void> {
+    const teamsDir = this.teamsDir();
+    if (teamsDir === undefined) return;
     const timelines = [...this.timelines.values()];
-    const waiting = (await teamFolders(teamsDir)).filter(
-      ({ team }) => !timelines.some((t) => t.hasSource(teamsDir, teamGroup(team))),
-    );
-    if (waiting.length === 0) return;
-    for (const t of timelines) await t.listFiles(); // the sessions each graph follows now
-    for (const { team, leadSessionId } of waiting) {
-      const group = teamGroup(team);
+    const read = (team: string) => timelines.some((t) => t.hasSource(teamsDir, teamGroup(team)));
+    for (const { team, leadSessionId } of await teamFolders(teamsDir, read)) {
       const timeline = timelines.find((t) => t.followsSession(leadSessionId));
       if (!timeline) continue;
-      timeline.addSource({ dir: teamsDir, group, team: true });
+      timeline.addSource({ dir: teamsDir, group: teamGroup(team), team: true });
       this.log.info(`Reading agent team ${team} into graph ${timeline.graphKey}`);
     }
   }
