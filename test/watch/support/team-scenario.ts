@@ -27,7 +27,7 @@ export const ANSWER = inbox('doc-writer-1')[0]!;
 /** The team's files as the watcher reads them: each whole, paths relative to the teams folder. */
 export function teamFileLines(): SourceLine[] {
   return claudeCodeAdapter
-    .detect(listPaths(TEAMS_DIR))
+    .detect(listPaths(TEAMS_DIR), 'teams')
     .map((file) => ({ file, lineNo: 1, text: readFileSync(join(TEAMS_DIR, file.path), 'utf8') }));
 }
 

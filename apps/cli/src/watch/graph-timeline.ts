@@ -134,7 +134,8 @@ export class GraphTimeline<S, P extends TimedLine> {
     const groups = new Set<string>();
     const sessionIds = new Set<string>();
     for (const source of this.sources) {
-      const files = this.options.adapter.detect(await listRelativeFiles(source.dir));
+      const paths = await listRelativeFiles(source.dir);
+      const files = this.options.adapter.detect(paths, source.team ? 'teams' : 'sessions');
       for (const file of files) {
         if (source.group !== undefined && file.group !== source.group) continue;
         if (!source.team) {

@@ -8,7 +8,7 @@ import type {
 import { getOwn, setOwn } from '../own-record';
 import { announce } from './announce';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
-import { type LineRole, classifyPath, detectFiles } from './files';
+import { type LineRole, classifyPath, detectFiles, folderOf } from './files';
 import { hoistCreations } from './hoist-creations';
 import type { ParsedLine } from './line';
 import {
@@ -33,7 +33,7 @@ export interface ClaudeCodeLine extends TimedLine {
 }
 
 function prepare(state: ClaudeCodeState, source: SourceLine): PreparedLine<ClaudeCodeLine> {
-  const role = classifyPath(source.file.path);
+  const role = classifyPath(source.file.path, folderOf(source.file));
   if (!role) return {};
   if (role.role === 'meta') {
     const problem = readAgentMeta(state, role, source.text);

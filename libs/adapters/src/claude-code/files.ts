@@ -1,4 +1,4 @@
-import type { TranscriptFile } from '../adapter';
+import type { FolderKind, TranscriptFile } from '../adapter';
 
 /** What a Claude Code transcript file holds, read from its path. */
 export type FileRole =
@@ -26,16 +26,25 @@ const INBOX = /^([^/]+)\/inboxes\/([^/]+)\.json$/;
 /** The group of a team's files (`team:<name>`), apart from sessions. */
 export const teamGroup = (team: string): string => `team:${team}`;
 
+/** The folder a detected file was found in, from its group. */
+export const folderOf = (file: TranscriptFile): FolderKind =>
+  file.group.startsWith('team:') ? 'teams' : 'sessions';
+
 /** Compaction runs (`agent-acompact-*`) are internal to Claude Code, not sub-agents. */
 function isInternalRun(agentId: string): boolean {
   return agentId.startsWith('acompact');
 }
 
-export function classifyPath(path: string): FileRole | undefined {
+function classifyTeamPath(path: string): FileRole | undefined {
   const config = TEAM_CONFIG.exec(path);
   if (config) return { role: 'team_config', team: config[1]! };
   const inbox = INBOX.exec(path);
-  if (inbox) return { role: 'inbox', team: inbox[1]!, name: inbox[2]! };
+  return inbox ? { role: 'inbox', team: inbox[1]!, name: inbox[2]! } : undefined;
+}
+
+/** What a file holds, from its path inside a folder of sessions or of teams. */
+export function classifyPath(path: string, folder: FolderKind = 'sessions'): FileRole | undefined {
+  if (folder === 'teams') return classifyTeamPath(path);
   const meta = META.exec(path);
   if (meta) {
     const [, sessionId, agentId] = meta as unknown as [string, string, string];
@@ -58,10 +67,13 @@ export function classifyPath(path: string): FileRole | undefined {
 /** Main files `<sessionId>.jsonl`, 2.x sub-agent files `<sessionId>/subagents/agent-<id>.jsonl`
  * with their `agent-<id>.meta.json`, 2.0.x sub-agent files `agent-<id>.jsonl`, and in a folder of
  * teams `<team>/config.json` and `<team>/inboxes/<name>.json`; everything else is ignored. */
-export function detectFiles(paths: readonly string[]): TranscriptFile[] {
+export function detectFiles(
+  paths: readonly string[],
+  folder: FolderKind = 'sessions',
+): TranscriptFile[] {
   const files: TranscriptFile[] = [];
   for (const path of paths) {
-    const role = classifyPath(path);
+    const role = classifyPath(path, folder);
     if (!role) continue;
     if (role.role === 'main') {
       files.push({ path, id: role.sessionId, group: role.sessionId });
