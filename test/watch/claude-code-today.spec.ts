@@ -1,6 +1,7 @@
 import { claudeCodeAdapter } from '@graph-history/adapters';
 import { ofType, run } from './support/adapter-run';
 import { nodeOf, replay } from './support/graph-replay';
+import { assignedTasks } from './support/task-lines';
 import { TranscriptBuilder } from './support/transcript-builder';
 
 /**
@@ -183,28 +184,40 @@ describe('agent-<id>.meta.json', () => {
 });
 
 describe('task lists of today', () => {
-  it('takes TaskUpdate with addBlockedBy and owner (kept as status changes only)', () => {
+  it('carries TaskUpdate owner, addBlockedBy and addBlocks into the tasks; TodoWrite has neither', () => {
     const b = new TranscriptBuilder(SID, VERSION);
     const { events, problems } = run([
-      b.prompt('plan'),
-      b.toolUse('C1', 'TaskCreate', { subject: 'Parse', description: '…' }),
-      b.toolResult('C1', 'Task #1 created successfully: Parse'),
-      b.toolUse('C2', 'TaskCreate', { subject: 'Test', description: '…' }),
-      b.toolResult('C2', 'Task #2 created successfully: Test'),
-      b.toolUse('U1', 'TaskUpdate', { taskId: '2', addBlockedBy: ['1'], owner: 'tester' }),
-      b.toolUse('U2', 'TaskUpdate', { taskId: '1', status: 'in_progress', owner: 'parser' }),
+      ...assignedTasks(b),
+      b.toolUse('U3', 'TaskUpdate', { taskId: '2', addBlocks: ['3'], addBlockedBy: [1] }),
+      b.toolUse('U4', 'TaskUpdate', { taskId: '1', owner: '' }),
       b.toolUse('W1', 'TodoWrite', {
         todos: [{ content: 'Ship', status: 'pending', activeForm: 'Shipping' }],
       }),
     ]);
     expect(problems).toEqual([]);
     const updates = ofType(events, 'tasks.updated').map((e) => e.payload.tasks);
-    expect(updates[updates.length - 2]).toEqual([
-      { id: '1', content: 'Parse', status: 'in_progress' },
-      { id: '2', content: 'Test', status: 'pending' },
-    ]);
-    expect(updates[updates.length - 1]).toEqual([
-      { content: 'Ship', status: 'pending', active_form: 'Shipping' },
+    expect(updates.slice(-5)).toEqual([
+      [
+        { id: '1', content: 'Parse', status: 'pending' },
+        { id: '2', content: 'Test', status: 'pending', owner: 'tester', blocked_by: ['1'] },
+        { id: '3', content: 'Ship', status: 'pending' },
+      ],
+      [
+        { id: '1', content: 'Parse', status: 'in_progress', owner: 'parser' },
+        { id: '2', content: 'Test', status: 'pending', owner: 'tester', blocked_by: ['1'] },
+        { id: '3', content: 'Ship', status: 'pending' },
+      ],
+      [
+        { id: '1', content: 'Parse', status: 'in_progress', owner: 'parser' },
+        { id: '2', content: 'Test', status: 'pending', owner: 'tester', blocked_by: ['1'] },
+        { id: '3', content: 'Ship', status: 'pending', blocked_by: ['2'] },
+      ],
+      [
+        { id: '1', content: 'Parse', status: 'in_progress' },
+        { id: '2', content: 'Test', status: 'pending', owner: 'tester', blocked_by: ['1'] },
+        { id: '3', content: 'Ship', status: 'pending', blocked_by: ['2'] },
+      ],
+      [{ content: 'Ship', status: 'pending', active_form: 'Shipping' }],
     ]);
   });
 });

@@ -1,5 +1,8 @@
 import type { WatchEvent } from '@graph-history/domain';
 
+/** What a watched folder holds: sessions' transcripts, or agent teams' files. */
+export type FolderKind = 'sessions' | 'teams';
+
 /** One transcript file an adapter claims, named relative to the watched project directory. */
 export interface TranscriptFile {
   /** Path relative to the project directory, `/`-separated. */
@@ -41,6 +44,8 @@ export interface TimedLine {
 export interface PreparedLine<P extends TimedLine> {
   /** Nothing to order (blank line, side document such as a sub-agent's meta file). */
   line?: P;
+  /** A whole document may hold several dated entries (a teammate's inbox): each is a line. */
+  lines?: P[];
   problem?: LineProblem;
 }
 
@@ -68,8 +73,11 @@ export interface TranscriptAdapter<State, P extends TimedLine = TimedLine> {
   readonly version: number;
   /** Sent as `source.provider`. */
   readonly provider: string;
-  /** Picks the files this adapter reads among paths relative to a project directory. */
-  detect(paths: readonly string[]): TranscriptFile[];
+  /**
+   * Picks the files this adapter reads among paths relative to a folder: a project's folder of
+   * sessions (default), or a folder of teams (Claude Code's `~/.claude/teams`).
+   */
+  detect(paths: readonly string[], folder?: FolderKind): TranscriptFile[];
   initialState(): State;
   /** Parses one complete line (or a whole side document) without applying it. */
   prepare(state: State, line: SourceLine): PreparedLine<P>;

@@ -3,3 +3,4 @@ export { cleanText, firstLine } from './text';
 export { claudeCodeAdapter } from './claude-code/claude-code.adapter';
 export type { ClaudeCodeState } from './claude-code/state';
 export { ACTIVITY_INTERVAL_MS } from './claude-code/emitter';
+export { teamGroup } from './claude-code/files';

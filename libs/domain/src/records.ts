@@ -6,6 +6,9 @@ export interface TaskItem {
   content: string;
   status: TaskStatus;
   active_form: string | null;
+  /** Present (both) only on tasks whose events gave an owner or blockers. */
+  owner?: string | null;
+  blocked_by?: string[];
   created: number;
   updated: number;
 }

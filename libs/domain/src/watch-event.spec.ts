@@ -58,4 +58,27 @@ describe('parseWatchEvent', () => {
       rejection: { param: 'payload.tasks[1].status' },
     });
   });
+
+  it('takes a task owner and blocked_by ids, and names a bad blocker by its index', () => {
+    const task = { content: 'a', status: 'pending', owner: 'tester', blocked_by: ['1', '2'] };
+    expect(
+      parseWatchEvent(raw({ type: 'tasks.updated', payload: { tasks: [task] } })),
+    ).toMatchObject({
+      ok: true,
+      event: { payload: { tasks: [task] } },
+    });
+    const bad = raw({
+      type: 'tasks.updated',
+      payload: { tasks: [{ ...task, blocked_by: ['1', 2] }] },
+    });
+    expect(parseWatchEvent(bad)).toMatchObject({
+      ok: false,
+      rejection: { param: 'payload.tasks[0].blocked_by[1]' },
+    });
+    const noOwner = raw({ type: 'tasks.updated', payload: { tasks: [{ ...task, owner: 7 }] } });
+    expect(parseWatchEvent(noOwner)).toMatchObject({
+      ok: false,
+      rejection: { param: 'payload.tasks[0].owner' },
+    });
+  });
 });

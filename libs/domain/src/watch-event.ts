@@ -51,6 +51,8 @@ const payloads = {
           content: text,
           status: z.enum(TASK_STATUSES),
           active_form: text.optional(),
+          owner: shortText.optional(),
+          blocked_by: z.array(idText).max(LIMITS.tasks).optional(),
         }),
       )
       .max(LIMITS.tasks),

@@ -112,12 +112,20 @@ export class LiveStack {
     await this.t.drop();
   }
 
+  /** A read-API GET; a 429 (tests poll fast) waits `Retry-After` and asks again, a few times. */
   async read<T>(path: string): Promise<T> {
-    const res = await fetch(`${this.api.baseUrl}/api/v1${path}`, {
-      headers: { authorization: this.key.auth },
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(`${this.api.baseUrl}/api/v1${path}`, {
+        headers: { authorization: this.key.auth },
+      });
+      if (res.status === 429 && attempt < 5) {
+        const wait = Number(res.headers.get('retry-after') ?? 1);
+        await new Promise((resolve) => setTimeout(resolve, (wait || 1) * 1_000));
+        continue;
+      }
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as T;
+    }
   }
 
   /** Every node of a graph (up to 1,000). */

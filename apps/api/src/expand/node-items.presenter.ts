@@ -14,6 +14,7 @@ export const presentTask = (t: TaskItem) => ({
   content: t.content,
   status: t.status,
   active_form: t.active_form,
+  ...(t.blocked_by !== undefined ? { owner: t.owner ?? null, blocked_by: t.blocked_by } : {}),
   created: t.created,
   updated: t.updated,
 });

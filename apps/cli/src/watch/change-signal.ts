@@ -1,26 +1,29 @@
 import { type FSWatcher, watch } from 'node:fs';
 
 /**
- * Wakes the watcher when something under a folder changes (fs.watch, recursive), and at the
+ * Wakes the watcher when something under its folders changes (fs.watch, recursive), and at the
  * latest after a polling interval: fs.watch can miss events or be unavailable (inotify limits,
  * network file systems), so polling is the fallback that always works.
  */
 export class ChangeSignal {
-  private watcher: FSWatcher | undefined;
+  private watchers: FSWatcher[] = [];
   private pending = false;
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly dir: string,
+    private readonly dirs: readonly string[],
     private readonly pollMs: number,
   ) {}
 
   start(): void {
-    try {
-      this.watcher = watch(this.dir, { recursive: true }, () => this.notify());
-      this.watcher.on('error', () => this.stopWatching());
-    } catch {
-      this.watcher = undefined; // polling only
+    for (const dir of this.dirs) {
+      try {
+        const watcher = watch(dir, { recursive: true }, () => this.notify());
+        watcher.on('error', () => this.stopWatching(watcher));
+        this.watchers.push(watcher);
+      } catch {
+        // polling only for this folder (missing, or no notifications)
+      }
     }
   }
 
@@ -52,7 +55,7 @@ export class ChangeSignal {
   }
 
   close(): void {
-    this.stopWatching();
+    for (const watcher of [...this.watchers]) this.stopWatching(watcher);
     this.wake?.();
   }
 
@@ -62,8 +65,8 @@ export class ChangeSignal {
     this.wake?.();
   }
 
-  private stopWatching(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
+  private stopWatching(watcher: FSWatcher): void {
+    watcher.close();
+    this.watchers = this.watchers.filter((w) => w !== watcher);
   }
 }

@@ -39,6 +39,8 @@ export interface GraphTimelineOptions<S, P extends TimedLine> {
 export interface TimelineSource {
   dir: string;
   group?: string;
+  /** A folder of agent teams (`~/.claude/teams`), whose `group` is one team: not a session. */
+  team?: boolean;
 }
 
 interface Tracked {
@@ -70,6 +72,7 @@ export class GraphTimeline<S, P extends TimedLine> {
   private lastSave = 0;
   private dirty = false;
   private groups = new Set<string>();
+  private sessionIds = new Set<string>();
 
   constructor(private readonly options: GraphTimelineOptions<S, P>) {
     this.adapterState = options.adapter.initialState();
@@ -98,6 +101,16 @@ export class GraphTimeline<S, P extends TimedLine> {
     return this.sources.some((s) => s.dir === dir);
   }
 
+  /** True when a session (file group) of this id is among the files last listed. */
+  followsSession(id: string): boolean {
+    return this.sessionIds.has(id);
+  }
+
+  /** True when the files of `group` under `dir` feed this timeline. */
+  hasSource(dir: string, group: string): boolean {
+    return this.sources.some((s) => s.dir === dir && s.group === group);
+  }
+
   async init(): Promise<void> {
     if (this.options.fromStart) return;
     const { snapshot, problem } = await this.options.store.load<S>();
@@ -119,15 +132,21 @@ export class GraphTimeline<S, P extends TimedLine> {
   async listFiles(): Promise<Tracked[]> {
     const out: Tracked[] = [];
     const groups = new Set<string>();
+    const sessionIds = new Set<string>();
     for (const source of this.sources) {
-      const files = this.options.adapter.detect(await listRelativeFiles(source.dir));
+      const paths = await listRelativeFiles(source.dir);
+      const files = this.options.adapter.detect(paths, source.team ? 'teams' : 'sessions');
       for (const file of files) {
         if (source.group !== undefined && file.group !== source.group) continue;
-        groups.add(`${source.dir}\0${file.group}`);
+        if (!source.team) {
+          groups.add(`${source.dir}\0${file.group}`);
+          sessionIds.add(file.group);
+        }
         out.push({ key: join(source.dir, file.path), dir: source.dir, file });
       }
     }
     this.groups = groups;
+    this.sessionIds = sessionIds;
     // Side documents (sub-agent meta files) first: lines read in the same pass may need them.
     return out.sort((a, b) => Number(b.file.whole === true) - Number(a.file.whole === true));
   }
@@ -217,6 +236,10 @@ export class GraphTimeline<S, P extends TimedLine> {
     }
   }
 
+  /**
+   * A side document read whole (again when it changes). Its dated entries (a team's members and
+   * inbox messages) join the reorder buffer like lines; the file counts as sent once they all are.
+   */
   private async readWhole(tracked: Tracked, progress: FileProgress, size: number) {
     const text = await readFile(tracked.key, 'utf8').catch(() => undefined);
     if (text === undefined) return undefined;
@@ -227,7 +250,12 @@ export class GraphTimeline<S, P extends TimedLine> {
     });
     if (prepared.problem) this.report([prepared.problem], tracked.dir);
     progress.restart();
-    progress.skipTo({ offset: size, lineNo: 1 });
+    const end = { offset: size, lineNo: 1 };
+    const now = Date.now();
+    for (const line of prepared.lines ?? []) {
+      progress.readLine(end, this.buffer.add(tracked.key, line, line.ts, now).seq);
+    }
+    progress.skipTo(end);
     this.dirty = true;
     return undefined;
   }

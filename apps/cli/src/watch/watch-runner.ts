@@ -4,6 +4,7 @@ import {
   type TimedLine,
   type TranscriptAdapter,
   adapterId,
+  teamGroup,
 } from '@graph-history/adapters';
 import { CliError } from '../cli-error';
 import { IngestClient, IngestRequestError } from '../ingest-client';
@@ -13,6 +14,7 @@ import { GraphTimeline } from './graph-timeline';
 import { HookInbox } from './hook-inbox';
 import type { ReadLimits } from './line-reader';
 import { graphKeyFor } from './projects';
+import { defaultTeamsDir, teamFolders } from './team-folders';
 import type { WatchLog } from './watch-log';
 import { WatchStateStore } from './watch-state';
 import { type WatchStats, emptyStats } from './watch-stats';
@@ -45,6 +47,8 @@ export interface WatchRunOptions {
   maxAttempts?: number;
   /** A live watch takes Claude Code hooks from this folder (see `hooks install`); none when absent. */
   hookInbox?: string;
+  /** Claude Code agent teams (default: `teams` beside the folder of projects). */
+  teamsDir?: string;
 }
 
 export function viewerUrl(base: string, graphKey: string): string {
@@ -78,13 +82,15 @@ export class WatchRunner<S, P extends TimedLine> {
   /** Runs until done (`once`) or until `signal` aborts; returns what was sent per graph. */
   async run(signal: AbortSignal): Promise<Map<string, SendTotals>> {
     await this.discover();
-    await this.reportFound();
+    await this.reportFound(); // lists the sessions each graph follows, which teams need
+    await this.discoverTeams();
     await this.syncAll(signal);
     if (this.options.once) {
       for (const timeline of this.timelines.values()) await timeline.finish();
       return this.totals();
     }
-    const changes = new ChangeSignal(this.watchedDir(), this.options.pollMs);
+    const dirs = [this.watchedDir(), this.teamsDir()].filter((d): d is string => d !== undefined);
+    const changes = new ChangeSignal(dirs, this.options.pollMs);
     this.changes = changes;
     changes.start();
     const inbox = this.options.hookInbox
@@ -121,6 +127,10 @@ export class WatchRunner<S, P extends TimedLine> {
     timeline.announce(announcement);
     this.changes?.notify();
     return true;
+  }
+
+  private teamsDir(): string | undefined {
+    return this.options.teamsDir ?? (this.target ? defaultTeamsDir(this.target) : undefined);
   }
 
   private watchedDir(): string {
@@ -183,7 +193,12 @@ export class WatchRunner<S, P extends TimedLine> {
     if (this.target?.kind === 'projects' && this.timelines.size === 0) this.target = undefined;
     this.target ??= await this.resolve();
     if (!this.target) return;
-    for (const dir of await projectDirs(this.target)) {
+    await this.discoverProjects(this.target);
+    await this.discoverTeams();
+  }
+
+  private async discoverProjects(target: WatchTarget): Promise<void> {
+    for (const dir of await projectDirs(target)) {
       if ([...this.timelines.values()].some((t) => t.owns(dir))) continue;
       const graphKey = this.options.graph ?? graphKeyFor(basename(dir));
       let timeline = this.timelines.get(graphKey);
@@ -210,8 +225,25 @@ export class WatchRunner<S, P extends TimedLine> {
       }
       timeline.addSource({
         dir,
-        ...(this.target.kind === 'session' ? { group: this.target.group } : {}),
+        ...(target.kind === 'session' ? { group: target.group } : {}),
       });
+    }
+  }
+
+  /**
+   * A team's files feed the graph that follows its lead session, as of the files last listed (a
+   * session that appears with its team is matched at the next pass).
+   */
+  private async discoverTeams(): Promise<void> {
+    const teamsDir = this.teamsDir();
+    if (teamsDir === undefined) return;
+    const timelines = [...this.timelines.values()];
+    const read = (team: string) => timelines.some((t) => t.hasSource(teamsDir, teamGroup(team)));
+    for (const { team, leadSessionId } of await teamFolders(teamsDir, read)) {
+      const timeline = timelines.find((t) => t.followsSession(leadSessionId));
+      if (!timeline) continue;
+      timeline.addSource({ dir: teamsDir, group: teamGroup(team), team: true });
+      this.log.info(`Reading agent team ${team} into graph ${timeline.graphKey}`);
     }
   }
 

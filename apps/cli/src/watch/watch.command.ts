@@ -26,6 +26,7 @@ interface WatchCommandOptions {
   windowMs: number;
   hooks: boolean;
   hooksDir?: string;
+  teamsDir?: string;
   json?: boolean;
 }
 
@@ -80,6 +81,7 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     ...(opts.hooks && opts.once !== true
       ? { hookInbox: resolve(expandHome(opts.hooksDir ?? defaultHookInbox(io.env))) }
       : {}),
+    ...(opts.teamsDir !== undefined ? { teamsDir: resolve(expandHome(opts.teamsDir)) } : {}),
     dataDir: resolve(config.DATA_DIR),
     viewerBase: publicBaseUrl(config),
   };
@@ -139,6 +141,10 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
       'reorder window of the live tail: lines wait this long for earlier lines of other files',
       integerIn(0, 10_000),
       DEFAULT_WINDOW_MS,
+    )
+    .option(
+      '--teams-dir <dir>',
+      'Claude Code agent teams, read beside the sessions they lead (default: teams beside the projects folder)',
     )
     .option('--hooks-dir <dir>', 'where `hooks install` hooks hand over (default: per user)')
     .option('--no-hooks', 'do not take Claude Code hooks')

@@ -5,7 +5,8 @@ import type { Fact } from './line';
 import { forgetOpenCalls } from './open-calls';
 import { type OnLinked, linkSpawn, notifiedEnd } from './spawns';
 import { LABEL_MAX } from './tool-input';
-import { receiveMessage } from './teams';
+import { inboxMessage, receiveMessage } from './teams';
+import { teammateJoined } from './team-members';
 import { toolResult, toolUse, waitingForTask } from './tool-facts';
 
 const TITLE_MAX = 200;
@@ -88,6 +89,12 @@ export function applyFacts(
         break;
       case 'teammate_message':
         receiveMessage(em, ref, fact);
+        break;
+      case 'teammate_joined':
+        teammateJoined(em, fact, onLinked);
+        break;
+      case 'inbox_message':
+        inboxMessage(em, fact);
         break;
       case 'compacted':
         em.activity(ref, 'Conversation compacted');

@@ -8,7 +8,7 @@ import type {
 import { getOwn, setOwn } from '../own-record';
 import { announce } from './announce';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
-import { type LineRole, classifyPath, detectFiles } from './files';
+import { type LineRole, classifyPath, detectFiles, folderOf } from './files';
 import { hoistCreations } from './hoist-creations';
 import type { ParsedLine } from './line';
 import {
@@ -21,6 +21,7 @@ import {
 } from './line-router';
 import { readAgentMeta } from './agent-meta';
 import { parseLine } from './parse-line';
+import { inboxEntries, teamConfigEntries } from './team-files';
 import { type ClaudeCodeState, createClaudeCodeState } from './state';
 
 /** A parsed transcript line waiting for its turn in the timeline. */
@@ -32,11 +33,30 @@ export interface ClaudeCodeLine extends TimedLine {
 }
 
 function prepare(state: ClaudeCodeState, source: SourceLine): PreparedLine<ClaudeCodeLine> {
-  const role = classifyPath(source.file.path);
+  const role = classifyPath(source.file.path, folderOf(source.file));
   if (!role) return {};
   if (role.role === 'meta') {
     const problem = readAgentMeta(state, role, source.text);
     return problem ? { problem: { file: source.file.path, lineNo: 1, message: problem } } : {};
+  }
+  if (role.role === 'team_config' || role.role === 'inbox') {
+    const entries =
+      role.role === 'team_config'
+        ? teamConfigEntries(state, role.team, source.file.id, source.text)
+        : inboxEntries(state, role.team, role.name, source.file.id, source.text);
+    const lineRole = { role: 'team' as const, team: role.team };
+    return {
+      lines: entries.lines.map((line) => ({
+        ts: line.ts,
+        role: lineRole,
+        line,
+        fileId: source.file.id,
+        path: source.file.path,
+      })),
+      ...(entries.problem
+        ? { problem: { file: source.file.path, lineNo: 1, message: entries.problem } }
+        : {}),
+    };
   }
   const parsed = parseLine(source.text, source.file.id, source.lineNo, role);
   if (parsed.ok === 'blank') return {};
@@ -89,7 +109,7 @@ function toEvents(state: ClaudeCodeState, lines: readonly SourceLine[]): Adapter
   lines.forEach((source, order) => {
     const out = prepare(state, source);
     if (out.problem) problems.push(out.problem);
-    if (out.line) prepared.push({ line: out.line, order });
+    for (const line of out.line ? [out.line] : (out.lines ?? [])) prepared.push({ line, order });
   });
   // Files of a session are written concurrently; the transcript clock restores one story.
   prepared.sort((a, b) => (a.line.ts ?? -1) - (b.line.ts ?? -1) || a.order - b.order);

@@ -21,4 +21,18 @@ describe('detectFiles', () => {
       { path: 'agent-b2.jsonl', id: 'agent-b2', group: 'agent-b2' },
     ]);
   });
+
+  it('claims team files only in a folder of teams, and session files only outside one', () => {
+    const paths = [
+      't1/config.json',
+      't1/inboxes/lead.json',
+      't1/inboxes/x/deeper.json',
+      's1.jsonl',
+    ];
+    expect(detectFiles(paths, 'teams')).toEqual([
+      { path: 't1/config.json', id: 'team:t1', group: 'team:t1', whole: true },
+      { path: 't1/inboxes/lead.json', id: 'team:t1/lead', group: 'team:t1', whole: true },
+    ]);
+    expect(detectFiles(paths)).toEqual([{ path: 's1.jsonl', id: 's1', group: 's1' }]);
+  });
 });

@@ -7,6 +7,7 @@ import type { LineRole } from './files';
 import { type Fact, type ParsedLine, standInLine } from './line';
 import { agentFromMeta } from './agent-meta';
 import { seenBefore } from './seen-lines';
+import { firstApplication, teamMemo } from './team-files';
 import { type OnLinked, linkSpawn, spawnByPrompt } from './spawns';
 import { type ClaudeCodeState, type FileMemo, type SessionMemo, newSessionMemo } from './state';
 
@@ -132,8 +133,23 @@ function routeAgentLine(
   applyFacts(em, ref, line.facts, linked);
 }
 
+/** An entry of a team's files, applied in the lead's session once (files are rewritten whole). */
+function routeTeamEntry(run: Run, team: string, line: ParsedLine, file: FileMemo): void {
+  const memo = teamMemo(run.state, team);
+  const sessionId = memo.lead;
+  const session = sessionId ? getOwn(run.state.sessions, sessionId) : undefined;
+  if (!sessionId || !session || !getOwn(session.nodes, sessionId) || line.ts === undefined) {
+    problem(run, file, line, `team ${team}: its lead session is not known yet; entry skipped`);
+    return;
+  }
+  if (!firstApplication(memo, line.lineId)) return;
+  const em = new Emitter(sessionId, session, line, line.ts, run.out);
+  applyFacts(em, sessionId, line.facts, onLinked(run, sessionId, session));
+}
+
 /** Routes one parsed line to its session or agent node and applies its facts. */
 export function routeLine(run: Run, role: LineRole, line: ParsedLine, file: FileMemo): void {
+  if (role.role === 'team') return routeTeamEntry(run, role.team, line, file);
   if (line.uuid !== undefined && seenBefore(file, line.uuid)) return;
   const sessionId =
     role.role === 'main' ? role.sessionId : (role.sessionId ?? file.sessionId ?? line.sessionId);

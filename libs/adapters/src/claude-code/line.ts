@@ -26,6 +26,10 @@ export interface TodoInput {
   content: string;
   status: 'pending' | 'in_progress' | 'completed';
   activeForm?: string;
+  /** TaskUpdate `owner`: the agent (teammate name) the task is assigned to. */
+  owner?: string;
+  /** Ids of the tasks that must complete before this one (TaskUpdate `addBlockedBy`/`addBlocks`). */
+  blockedBy?: string[];
 }
 
 export type ToolOp =
@@ -44,7 +48,18 @@ export type ToolOp =
   | { op: 'question'; text: string }
   | { op: 'todos'; todos: TodoInput[] }
   | { op: 'task_create'; subject: string; activeForm?: string }
-  | { op: 'task_update'; taskId: string; status?: string; subject?: string; activeForm?: string }
+  | {
+      op: 'task_update';
+      taskId: string;
+      status?: string;
+      subject?: string;
+      activeForm?: string;
+      owner?: string;
+      /** Tasks this one now waits for. */
+      addBlockedBy?: string[];
+      /** Tasks that now wait for this one. */
+      addBlocks?: string[];
+    }
   | { op: 'task_output'; taskId: string; block: boolean }
   | { op: 'task_stop'; taskId: string }
   | { op: 'other' };
@@ -71,6 +86,25 @@ export interface TeammateMessageFact {
   text: string;
 }
 
+/** Agent teams: a member of a team's `config.json` (not the lead). */
+export interface TeammateJoinedFact {
+  kind: 'teammate_joined';
+  name: string;
+  /** `<name>@<team>`, as the transcript's spawn result names the teammate. */
+  agentId: string;
+  agentType: string;
+  purpose: string;
+  cwd?: string;
+}
+
+/** Agent teams: a message of `inboxes/<to>.json`, written by teammate `from`. */
+export interface InboxMessageFact {
+  kind: 'inbox_message';
+  from: string;
+  to: string;
+  text: string;
+}
+
 export type Fact =
   /** The user (or a slash command) starts a turn. */
   | { kind: 'prompt'; text: string }
@@ -83,6 +117,8 @@ export type Fact =
   | { kind: 'tool_use'; id: string; name: string; label: string; tool: ToolOp }
   | ToolResultFact
   | TeammateMessageFact
+  | TeammateJoinedFact
+  | InboxMessageFact
   /** `system compact_boundary`: the conversation was compacted. */
   | { kind: 'compacted' }
   | { kind: 'api_error'; message: string }

@@ -40,13 +40,15 @@ export function linkSpawn(
   onLinked: OnLinked,
 ): string | undefined {
   if (memo.agentRef) return memo.agentRef;
-  const ref = `${em.sessionId}/${agentId ?? callId}`;
+  // A teammate may already be a node (from its team's config, read before the spawn's result).
+  const teammate = memo.name ? getOwn(em.session.teammates ?? {}, memo.name) : undefined;
+  const ref = teammate && em.live(teammate) ? teammate : `${em.sessionId}/${agentId ?? callId}`;
   const payload = {
     parent: memo.parent,
     agent_type: memo.agentType,
     purpose: memo.purpose,
     background: memo.background,
-    spawn_call_id: callId,
+    ...(method !== 'explicit' ? { spawn_call_id: callId } : {}),
     link_method: method,
     ...(memo.cwd ? { cwd: memo.cwd } : {}),
   };

@@ -54,7 +54,7 @@ export interface SessionMemo {
   sidechains: OwnRecord<string>;
   /** Agent teams: teammate name → agent ref (`team-lead` is the session). */
   teammates: OwnRecord<string>;
-  /** Fingerprints of the last messages sent between nodes, so the inbox copy is not sent again. */
+  /** `<fingerprint>:<copy>` of the last message copies seen, so a message is sent once (teams.ts). */
   messages: string[];
   /** 1.0.x: the agent of the last inline sidechain line. */
   lastSidechain?: string;
@@ -86,6 +86,14 @@ export interface FileMemo {
   seen?: string[];
 }
 
+/** An agent team whose files (`~/.claude/teams/<team>/`) feed the graph. */
+export interface TeamMemo {
+  /** The lead's session id (`leadSessionId` of `config.json`). */
+  lead?: string;
+  /** Ids of the members and inbox messages already applied (files are rewritten whole). */
+  applied: string[];
+}
+
 export interface ClaudeCodeState {
   sessions: OwnRecord<SessionMemo>;
   files: OwnRecord<FileMemo>;
@@ -93,10 +101,11 @@ export interface ClaudeCodeState {
   metas: OwnRecord<AgentMeta>;
   /** Rows skipped because their type is unknown, by type (counted, never fatal). */
   skipped: OwnRecord<number>;
+  teams: OwnRecord<TeamMemo>;
 }
 
 export function createClaudeCodeState(): ClaudeCodeState {
-  return { sessions: {}, files: {}, metas: {}, skipped: {} };
+  return { sessions: {}, files: {}, metas: {}, skipped: {}, teams: {} };
 }
 
 export function newSessionMemo(version: string): SessionMemo {

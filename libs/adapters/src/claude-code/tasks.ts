@@ -12,10 +12,24 @@ export function tasksPayload(tasks: readonly TodoInput[]): TaskPayload {
     content: t.content,
     status: t.status,
     ...(t.activeForm !== undefined ? { active_form: t.activeForm } : {}),
+    ...(t.owner !== undefined ? { owner: t.owner } : {}),
+    ...(t.blockedBy !== undefined ? { blocked_by: t.blockedBy } : {}),
   }));
 }
 
 const STATUSES = new Set<string>(['pending', 'in_progress', 'completed']);
+
+const union = (a: readonly string[] | undefined, b: readonly string[]): string[] => [
+  ...new Set([...(a ?? []), ...b]),
+];
+
+/** A task's owner after a TaskUpdate: an empty owner unassigns it. */
+function withOwner(task: TodoInput, owner: string | undefined): TodoInput {
+  if (owner === undefined) return task;
+  const next: TodoInput = { ...task, owner };
+  if (owner === '') delete next.owner;
+  return next;
+}
 
 /** The list after a TaskUpdate, or undefined when it changes nothing (unknown id, same values). */
 export function updatedTasks(
@@ -26,16 +40,25 @@ export function updatedTasks(
   if (index < 0) return undefined;
   if (op.status === 'deleted') return tasks.filter((_, i) => i !== index);
   const current = tasks[index]!;
-  const next: TodoInput = {
-    ...current,
-    ...(op.status !== undefined && STATUSES.has(op.status)
-      ? { status: op.status as TodoInput['status'] }
-      : {}),
-    ...(op.subject !== undefined ? { content: op.subject } : {}),
-    ...(op.activeForm !== undefined ? { activeForm: op.activeForm } : {}),
-  };
-  if (JSON.stringify(next) === JSON.stringify(current)) return undefined;
-  return tasks.map((t, i) => (i === index ? next : t));
+  const next: TodoInput = withOwner(
+    {
+      ...current,
+      ...(op.status !== undefined && STATUSES.has(op.status)
+        ? { status: op.status as TodoInput['status'] }
+        : {}),
+      ...(op.subject !== undefined ? { content: op.subject } : {}),
+      ...(op.activeForm !== undefined ? { activeForm: op.activeForm } : {}),
+      ...(op.addBlockedBy ? { blockedBy: union(current.blockedBy, op.addBlockedBy) } : {}),
+    },
+    op.owner,
+  );
+  const blocks = new Set(op.addBlocks ?? []);
+  const list = tasks.map((t, i) => {
+    if (i === index) return next;
+    if (!blocks.has(t.id ?? '')) return t;
+    return { ...t, blockedBy: union(t.blockedBy, [op.taskId]) };
+  });
+  return JSON.stringify(list) === JSON.stringify(tasks) ? undefined : list;
 }
 
 /**

@@ -9,7 +9,7 @@ function attribute(attrs: string, name: string): string | undefined {
 }
 
 /** Team protocol payloads (idle notices, shutdown handshakes) are JSON objects, not messages. */
-function isProtocol(body: string): boolean {
+export function isProtocol(body: string): boolean {
   if (!body.startsWith('{')) return false;
   try {
     const parsed = JSON.parse(body) as unknown;

@@ -15,6 +15,15 @@ export function promptKey(prompt: string): string {
   return createHash('sha256').update(prompt.trim()).digest('hex').slice(0, 24);
 }
 
+/** A list of task ids (`["1", 2]`); anything else in it is left out. */
+function taskIdList(v: unknown): string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const ids = v
+    .map((id) => (typeof id === 'number' ? String(id) : str(id)))
+    .filter((id): id is string => id !== undefined && id.length > 0 && id.length <= 200);
+  return ids.length > 0 ? ids.map((id) => cleanText(id, 200)) : undefined;
+}
+
 const TASK_STATUSES = new Set(['pending', 'in_progress', 'completed']);
 
 function todoOf(raw: unknown): TodoInput | undefined {
@@ -83,12 +92,18 @@ export function toolOpOf(name: string, input: Input): ToolOp {
   if (name === 'TaskUpdate' && taskId !== undefined) {
     const status = str(input['status']);
     const activeForm = str(input['activeForm']);
+    const owner = str(input['owner']);
+    const addBlockedBy = taskIdList(input['addBlockedBy'] ?? input['blockedBy']);
+    const addBlocks = taskIdList(input['addBlocks'] ?? input['blocks']);
     return {
       op: 'task_update',
       taskId,
       ...(status ? { status } : {}),
       ...(subject ? { subject: cleanText(subject, TEXT_MAX) } : {}),
       ...(activeForm ? { activeForm: cleanText(activeForm, TEXT_MAX) } : {}),
+      ...(owner !== undefined ? { owner: cleanText(owner, 200) } : {}),
+      ...(addBlockedBy ? { addBlockedBy } : {}),
+      ...(addBlocks ? { addBlocks } : {}),
     };
   }
   if (

@@ -10,6 +10,9 @@ export const TaskSchema = closed({
   content: str(),
   status: oneOf(TASK_STATUSES),
   active_form: nullable(str()),
+  /** Both present only on tasks whose events gave an owner or blockers (decisions: additive). */
+  owner: Type.Optional(nullable(str())),
+  blocked_by: Type.Optional(Type.Array(str())),
   created: int(),
   updated: int(),
 });

@@ -127,4 +127,32 @@ describe('tasks.updated', () => {
     h.apply('tasks.updated', 'S/b', { tasks: [{ content: 'x', status: 'completed' }] });
     expect(h.pub('S').blocked).toMatchObject({ open_tasks: 0 });
   });
+
+  it('keeps owner and blocked_by together, only on tasks that gave either; a change moves updated', () => {
+    const h = new Harness();
+    h.apply('session.started', 'S', {});
+    const first = h.after(10, 'tasks.updated', 'S', {
+      tasks: [
+        { id: '1', content: 'Parse', status: 'pending', owner: 'parser' },
+        { id: '2', content: 'Test', status: 'pending', blocked_by: ['1'] },
+        { id: '3', content: 'Ship', status: 'pending' },
+      ],
+    });
+    expect(
+      first.taskSnapshot!.tasks.map(({ id, owner, blocked_by }) => [id, owner, blocked_by]),
+    ).toEqual([
+      ['1', 'parser', []],
+      ['2', null, ['1']],
+      ['3', undefined, undefined],
+    ]);
+    expect(first.taskSnapshot!.tasks[2]).not.toHaveProperty('owner');
+    const second = h.after(10, 'tasks.updated', 'S', {
+      tasks: [
+        { id: '1', content: 'Parse', status: 'pending', owner: 'parser' },
+        { id: '2', content: 'Test', status: 'pending', blocked_by: ['1'], owner: 'tester' },
+        { id: '3', content: 'Ship', status: 'pending' },
+      ],
+    });
+    expect(second.taskSnapshot!.tasks.map((t) => t.updated)).toEqual([1_010, 1_020, 1_010]);
+  });
 });

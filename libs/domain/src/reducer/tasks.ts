@@ -3,6 +3,7 @@ import { TaskItem } from '../records';
 import { EventOf } from '../watch-event';
 import { shiftOpenTasks } from './blocked';
 import { EventContext } from './event-context';
+import { jsonEqual } from './json-equal';
 
 export const NO_TASKS: TaskCounts = Object.freeze({
   total: 0,
@@ -29,6 +30,12 @@ function taskIds(items: TaskInput[]): string[] {
   });
 }
 
+/** Owner and blockers travel together: both when the item gave either, neither otherwise. */
+function assignment(item: TaskInput): Pick<TaskItem, 'owner' | 'blocked_by'> {
+  if (item.owner === undefined && item.blocked_by === undefined) return {};
+  return { owner: item.owner ?? null, blocked_by: item.blocked_by ?? [] };
+}
+
 /** The new list; an item keeps `created` of the previous item with its id, and `updated` unless it changed. */
 export function nextTaskList(
   previous: TaskItem[] | undefined,
@@ -41,16 +48,19 @@ export function nextTaskList(
     const id = ids[i]!;
     const old = before.get(id);
     const activeForm = item.active_form ?? null;
+    const assigned = assignment(item);
     const same =
       old !== undefined &&
       old.content === item.content &&
       old.status === item.status &&
-      old.active_form === activeForm;
+      old.active_form === activeForm &&
+      jsonEqual([old.owner, old.blocked_by], [assigned.owner, assigned.blocked_by]);
     return {
       id,
       content: item.content,
       status: item.status,
       active_form: activeForm,
+      ...assigned,
       created: old?.created ?? now,
       updated: same ? old.updated : now,
     };
