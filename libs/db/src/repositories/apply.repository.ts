@@ -3,7 +3,6 @@ import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history
 import { Repository } from './repository';
 import { appliedRows } from './applied-rows';
 import { insertRowsSql, InsertColumns } from './insert-rows';
-import { pgArray } from './unnest-rows';
 
 /** The apply side of a `graphs` row. */
 export interface ApplyHead {
@@ -123,11 +122,9 @@ export class ApplyRepository extends Repository {
         new_waits as (${insertRowsSql('waits', WAIT_COLUMNS, rows.waitsOpened, advanced)}),
         closed_waits as (
           update waits w set ended_seq = c.ended_seq, ended = c.ended
-          from unnest(${pgArray(closed.map((c) => c.node_no), 'int')},
-            ${pgArray(closed.map((c) => c.on_no), 'int')},
-            ${pgArray(closed.map((c) => c.started_seq), 'bigint')},
-            ${pgArray(closed.map((c) => c.ended_seq), 'bigint')},
-            ${pgArray(closed.map((c) => c.ended), 'bigint')}) as c(node_no, on_no, started_seq, ended_seq, ended)
+          from unnest(${closed.nodeNos}::int[], ${closed.onNos}::int[], ${closed.startedSeqs}::bigint[],
+            ${closed.endedSeqs}::bigint[], ${closed.ended}::bigint[])
+            as c(node_no, on_no, started_seq, ended_seq, ended)
           where w.graph_id = ${graphId} and w.node_no = c.node_no and w.on_no = c.on_no
             and w.started_seq = c.started_seq and ${advanced}),
         applied_inbox as (
