@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { isDeepStrictEqual } from 'node:util';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { createKey, TestKey } from './support/api-keys';
 import { expectAppliedOnce } from './support/expect-applied-once';
@@ -12,26 +13,29 @@ const EVENTS_PER_GRAPH = 600;
 const BATCH = 100;
 
 /**
- * The built ingestor with APPLY_PROCESSES=2 starts a worker-only process beside itself: both take
- * apply jobs, every graph is applied once, in order, and the worker stops with the ingestor.
+ * The built ingestor with APPLY_PROCESSES=2 starts a worker-only process beside itself: each takes
+ * the apply jobs of one shard, every graph is applied once, in order, and the worker stops with
+ * the ingestor.
  */
 describe('an ingestor with APPLY_PROCESSES=2', () => {
   let t: TestDatabase;
   let key: TestKey;
-  let applyQueue: Queue;
+  let applyQueues: Queue[];
   const queuePrefix = uniqueQueuePrefix();
-  const applyWorkers = async () => (await applyQueue.getWorkers()).length;
+  /** Workers taking jobs from each shard's queue. */
+  const applyWorkers = () =>
+    Promise.all(applyQueues.map(async (q) => (await q.getWorkers()).length));
 
   beforeAll(async () => {
     t = await createTestDatabase();
     key = await createKey(t.db, 'processes');
-    applyQueue = new Queue('apply', {
-      connection: { url: process.env.REDIS_URL! },
-      prefix: queuePrefix,
-    });
+    applyQueues = ['apply', 'apply-1'].map(
+      (name) =>
+        new Queue(name, { connection: { url: process.env.REDIS_URL! }, prefix: queuePrefix }),
+    );
   });
   afterAll(async () => {
-    await applyQueue.close();
+    await Promise.all(applyQueues.map((q) => q.close()));
     await deleteQueueKeys(queuePrefix);
     await t.drop();
   });
@@ -46,7 +50,9 @@ describe('an ingestor with APPLY_PROCESSES=2', () => {
       if (before === undefined) delete process.env.APPLY_PROCESSES;
       else process.env.APPLY_PROCESSES = before;
     }
-    await waitFor('two processes taking apply jobs', async () => (await applyWorkers()) === 2);
+    await waitFor('a process taking the jobs of each shard', async () =>
+      isDeepStrictEqual(await applyWorkers(), [1, 1]),
+    );
 
     const graphs = Array.from({ length: GRAPHS }, (_, g) => ({
       graphKey: `procs-${g}`,
@@ -81,6 +87,8 @@ describe('an ingestor with APPLY_PROCESSES=2', () => {
 
     proc.kill('SIGTERM');
     expect(await proc.exited).toEqual({ code: 0, signal: null });
-    await waitFor('no process taking apply jobs', async () => (await applyWorkers()) === 0);
+    await waitFor('no process taking apply jobs', async () =>
+      isDeepStrictEqual(await applyWorkers(), [0, 0]),
+    );
   }, 120_000);
 });

@@ -10,9 +10,10 @@ const RESPAWN_DELAY_MS = 1_000;
 
 /**
  * The APPLY_PROCESSES - 1 worker-only processes the HTTP process starts so that applies use more
- * than one core. They take jobs from the same queues as every other ingestor process: the
- * per-graph job deduplication and the graph's apply lock keep one writer per graph. One that dies
- * is started again; each one stops when this process stops (or dies: its IPC channel closes).
+ * than one core, one per apply shard 1, 2, … (this process takes shard 0; see applyQueueName).
+ * The per-graph job deduplication and the graph's apply lock keep one writer per graph, also
+ * across the ingestors of a deployment. One that dies is started again; each one stops when this
+ * process stops (or dies: its IPC channel closes).
  */
 export class ApplyProcesses {
   private readonly logger = new Logger(ApplyProcesses.name);
@@ -26,7 +27,7 @@ export class ApplyProcesses {
   ) {}
 
   start(): void {
-    for (let i = 0; i < this.count; i++) this.spawn();
+    for (let shard = 1; shard <= this.count; shard++) this.spawn(shard);
   }
 
   /** Asks every worker process to drain and stop, and waits until they have exited. */
@@ -41,17 +42,17 @@ export class ApplyProcesses {
     );
   }
 
-  private spawn(): void {
-    const child = fork(WORKER_MAIN, [], {
+  private spawn(shard: number): void {
+    const child = fork(WORKER_MAIN, [String(shard)], {
       env: { ...process.env, DATABASE_URL: this.databaseUrl },
     });
     this.children.add(child);
     child.once('exit', (code, signal) => {
       this.children.delete(child);
       if (this.stopping) return;
-      this.logger.error({ code, signal }, 'apply worker process exited: starting another');
+      this.logger.error({ code, signal, shard }, 'apply worker process exited: starting another');
       setTimeout(() => {
-        if (!this.stopping) this.spawn();
+        if (!this.stopping) this.spawn(shard);
       }, RESPAWN_DELAY_MS).unref();
     });
   }
