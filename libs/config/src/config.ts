@@ -70,8 +70,8 @@ const schema = z.object({
   /** Ingestor: graphs one process applies at once. */
   APPLY_CONCURRENCY: boundedInt(64).default(4),
   /**
-   * Ingestor: processes that run apply workers: the HTTP process and APPLY_PROCESSES - 1
-   * worker-only processes it starts (a graph is still applied by one of them at a time).
+   * Ingestor: apply processes, each taking one shard of the graphs: the HTTP process and the
+   * APPLY_PROCESSES - 1 worker-only processes it starts. The same in every ingestor of a deployment.
    */
   APPLY_PROCESSES: boundedInt(16).default(1),
   /** Ingestor: reducer states kept in memory between apply runs (graphs, least recently used out). */
