@@ -12,6 +12,7 @@ export const APPLY_QUEUE = 'apply';
  */
 export const applyQueueName = (shard: number): string =>
   shard === 0 ? APPLY_QUEUE : `${APPLY_QUEUE}-${shard}`;
+
 export const TRIM_QUEUE = 'trim';
 
 export interface GraphJob {
