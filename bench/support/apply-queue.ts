@@ -1,26 +1,30 @@
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { APPLY_QUEUE } from '../../apps/ingestor/src/jobs/job-queues';
+import { applyQueueName } from '../../apps/ingestor/src/jobs/job-queues';
 
 /**
- * The ingestors' apply queue, seen from outside: paused, every worker stops taking apply jobs
- * (events are still stored and their jobs wait); resumed, they apply the backlog.
+ * The ingestors' apply queues (one per apply shard: APPLY_PROCESSES), seen from outside: paused,
+ * every worker stops taking apply jobs (events are still stored and their jobs wait); resumed,
+ * they apply the backlog.
  */
 export class ApplyQueueSwitch {
   private readonly redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
     maxRetriesPerRequest: null,
   });
-  private readonly queue: Queue;
+  private readonly queues: Queue[];
 
-  constructor(prefix: string) {
-    this.queue = new Queue(APPLY_QUEUE, { connection: this.redis, prefix });
+  constructor(prefix: string, shards = Number(process.env.APPLY_PROCESSES ?? 1)) {
+    this.queues = Array.from(
+      { length: shards },
+      (_, shard) => new Queue(applyQueueName(shard), { connection: this.redis, prefix }),
+    );
   }
 
-  pause = (): Promise<void> => this.queue.pause();
-  resume = (): Promise<void> => this.queue.resume();
+  pause = async (): Promise<void> => void (await Promise.all(this.queues.map((q) => q.pause())));
+  resume = async (): Promise<void> => void (await Promise.all(this.queues.map((q) => q.resume())));
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await Promise.all(this.queues.map((q) => q.close()));
     this.redis.disconnect();
   }
 }

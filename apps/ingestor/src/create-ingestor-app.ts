@@ -13,19 +13,19 @@ import { acceptOnlyJsonBodies } from './ingest/json-bodies';
 import { refuseOtherMethodsOnEvents } from './ingest/events-route';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
 import { IngestorModule } from './ingestor.module';
+import { IngestorOptions } from './tokens';
 
-export interface CreateIngestorAppOptions {
+export interface CreateIngestorAppOptions extends IngestorOptions {
   config: Config;
   /** Owned by the caller, who destroys it after `app.close()`. */
   db: Db;
-  runWorkers: boolean;
 }
 
 /** The ingestor as a NestJS app on Fastify, initialised but not listening. */
 export async function createIngestorApp({
   config,
   db,
-  runWorkers,
+  ...options
 }: CreateIngestorAppOptions): Promise<NestFastifyApplication> {
   const docBase = publicBaseUrl(config);
   const http = fastifySetup({
@@ -40,7 +40,7 @@ export async function createIngestorApp({
   answerOversizedBodiesAfterDraining(fastify, MAX_BODY_BYTES, docBase);
   refuseOtherMethodsOnEvents(fastify, docBase);
   const app = await NestFactory.create<NestFastifyApplication>(
-    IngestorModule.register({ config, db, runWorkers }),
+    IngestorModule.register({ config, db, ...options }),
     adapter,
     // no Nest body parsers: Fastify's own JSON parser is the only one (see acceptOnlyJsonBodies)
     { bufferLogs: true, abortOnError: false, bodyParser: false },

@@ -64,7 +64,7 @@ export class IngestorModule {
         {
           provide: JobQueues,
           useFactory: (redis: ReturnType<typeof createRedis>, c: Config) =>
-            new JobQueues(redis, slotPrefix(c, c.QUEUE_PREFIX)),
+            new JobQueues(redis, slotPrefix(c, c.QUEUE_PREFIX), c.APPLY_PROCESSES),
           inject: [PRODUCER_REDIS, CONFIG],
         },
         repositoryProvider(DatabaseHealthRepository),

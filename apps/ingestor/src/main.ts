@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { loadConfigOrExit } from '@graph-history/config';
+import { resolveDatabaseUrl } from '@graph-history/db';
 import { assertRedisReachable, closeOnSignals, openMigratedDb, runMain } from '@graph-history/http';
+import { ApplyProcesses } from './apply/apply-processes';
 import { createIngestorApp } from './create-ingestor-app';
 
 runMain('ingestor', async () => {
@@ -16,5 +18,7 @@ runMain('ingestor', async () => {
   const app = await createIngestorApp({ config, db, runWorkers: true });
   await app.listen({ port: config.INGEST_PORT, host: config.HOST });
   new Logger('Ingestor').log(`listening on ${config.HOST}:${config.INGEST_PORT}`);
-  closeOnSignals(app, db);
+  const workers = new ApplyProcesses(config.APPLY_PROCESSES - 1, await resolveDatabaseUrl(config));
+  workers.start();
+  closeOnSignals(app, db, () => workers.stop());
 });

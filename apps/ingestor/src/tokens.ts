@@ -6,4 +6,6 @@ export const INGESTOR_OPTIONS = Symbol('INGESTOR_OPTIONS');
 export interface IngestorOptions {
   /** Run the apply/trim workers and the sweeper in this process (the HTTP endpoint always runs). */
   runWorkers: boolean;
+  /** The apply shard whose queue this process's apply worker takes (see applyQueueName); 0 if unset. */
+  applyShard?: number;
 }

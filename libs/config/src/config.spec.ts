@@ -5,6 +5,7 @@ describe('ingestor batch settings', () => {
     expect(loadConfig({})).toMatchObject({
       APPLY_BATCH_SIZE: 500,
       APPLY_CONCURRENCY: 4,
+      APPLY_PROCESSES: 1,
       APPLY_STATE_CACHE_GRAPHS: 256,
       TRIM_CHUNK_SEQS: 1_000,
       SWEEP_LIMIT: 10_000,
@@ -22,6 +23,7 @@ describe('ingestor batch settings', () => {
     ['APPLY_BATCH_SIZE', '0'],
     ['APPLY_BATCH_SIZE', '10001'],
     ['APPLY_CONCURRENCY', '1.5'],
+    ['APPLY_PROCESSES', '17'],
     ['APPLY_STATE_CACHE_GRAPHS', 'many'],
     ['TRIM_CHUNK_SEQS', '-1'],
     ['SWEEP_LIMIT', '1000001'],

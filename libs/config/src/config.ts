@@ -69,6 +69,11 @@ const schema = z.object({
   APPLY_BATCH_SIZE: boundedInt(10_000).default(500),
   /** Ingestor: graphs one process applies at once. */
   APPLY_CONCURRENCY: boundedInt(64).default(4),
+  /**
+   * Ingestor: apply processes, each taking one shard of the graphs: the HTTP process and the
+   * APPLY_PROCESSES - 1 worker-only processes it starts. The same in every ingestor of a deployment.
+   */
+  APPLY_PROCESSES: boundedInt(16).default(1),
   /** Ingestor: reducer states kept in memory between apply runs (graphs, least recently used out). */
   APPLY_STATE_CACHE_GRAPHS: boundedInt(100_000).default(256),
   /** Ingestor: seqs deleted per trim transaction. */

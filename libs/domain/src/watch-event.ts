@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileTypedCheck } from './compiled-check';
 import { ATTENTION_REASONS, END_STATES, LINK_METHODS, NODE_STATES, TASK_STATUSES } from './node';
 
 /** Limits on what one WatchEvent may carry; larger values are rejected, never cut. */
@@ -125,8 +126,25 @@ function fromZod(error: z.ZodError, prefix: string[]): Rejection {
   return { param, message };
 }
 
+/** Each type's whole event (envelope and payload) as one compiled check: parseWatchEvent's fast path. */
+const isValidWatchEvent = compileTypedCheck(
+  Object.fromEntries(
+    Object.entries(payloads).map(([type, payload]) => [
+      type,
+      envelope.extend({ type: z.literal(type), payload }),
+    ]),
+  ),
+  isStorable,
+);
+
 /** Checks shape and types of one raw event (no graph state needed). */
 export function parseWatchEvent(raw: unknown): ParseResult {
+  if (isValidWatchEvent(raw)) return { ok: true, event: raw as WatchEvent };
+  return parseWatchEventByZod(raw);
+}
+
+/** parseWatchEvent without its fast path: what the compiled check must agree with. */
+export function parseWatchEventByZod(raw: unknown): ParseResult {
   const env = envelope.safeParse(raw);
   if (!env.success) return { ok: false, rejection: fromZod(env.error, []) };
   const type = env.data.type;

@@ -17,15 +17,19 @@ export async function openMigratedDb(config: Config, options: DbOptions = {}): P
 }
 
 /**
- * On SIGTERM or SIGINT: stop accepting, drain in-flight work (Nest's close), then release the
- * database and exit 0.
+ * On SIGTERM or SIGINT: stop accepting, drain in-flight work (Nest's close, and `alsoStop`, e.g.
+ * child processes), then release the database and exit 0.
  */
-export function closeOnSignals(app: INestApplication, db: Db): void {
+export function closeOnSignals(
+  app: INestApplication,
+  db: Db,
+  alsoStop: () => Promise<void> = async () => undefined,
+): void {
   let stopping = false;
   const shutdown = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    await app.close();
+    await Promise.all([app.close(), alsoStop()]);
     await db.destroy();
     await stopEmbeddedPostgres();
     process.exit(0);

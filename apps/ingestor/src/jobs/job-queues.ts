@@ -4,6 +4,15 @@ import type { RedisClient } from '@graph-history/http';
 import { TickBatcher } from './tick-batcher';
 
 export const APPLY_QUEUE = 'apply';
+
+/**
+ * The apply queue of a shard. Each apply process (APPLY_PROCESSES) takes the jobs of one shard,
+ * and a graph always goes to the same shard, so its reducer state stays in that process's cache.
+ * Shard 0 is `apply`, which holds every graph when APPLY_PROCESSES is 1.
+ */
+export const applyQueueName = (shard: number): string =>
+  shard === 0 ? APPLY_QUEUE : `${APPLY_QUEUE}-${shard}`;
+
 export const TRIM_QUEUE = 'trim';
 
 export interface GraphJob {
@@ -33,32 +42,24 @@ export const TRIM_DELAY_MS = 5_000;
 export class JobQueues {
   /** Scopes this process's rescue jobs (see rescueApply). */
   private readonly rescueScope = randomBytes(6).toString('hex');
-  private readonly apply: Queue<GraphJob>;
+  /** One queue per shard (see applyQueueName). */
+  private readonly apply: Queue<GraphJob>[];
   private readonly trim: Queue<GraphJob>;
   private readonly applyRequests = new TickBatcher<number>((graphIds) =>
-    this.apply.addBulk(
-      graphIds.map((graphId) => ({
-        name: APPLY_QUEUE,
-        data: { graphId },
-        opts: { deduplication: { id: `apply-${graphId}`, keepLastIfActive: true } },
-      })),
-    ),
+    this.addApplyJobs(graphIds, (graphId) => ({
+      deduplication: { id: `apply-${graphId}`, keepLastIfActive: true },
+    })),
   );
 
-  constructor(connection: RedisClient, prefix: string) {
-    this.apply = new Queue<GraphJob>(APPLY_QUEUE, {
-      connection,
-      prefix,
-      defaultJobOptions: DEFAULT_JOB_OPTIONS,
-    });
-    this.trim = new Queue<GraphJob>(TRIM_QUEUE, {
-      connection,
-      prefix,
-      defaultJobOptions: DEFAULT_JOB_OPTIONS,
-    });
+  /** `shards`: APPLY_PROCESSES, the same in every process of a deployment. */
+  constructor(connection: RedisClient, prefix: string, shards = 1) {
+    const queue = (name: string) =>
+      new Queue<GraphJob>(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    this.apply = Array.from({ length: shards }, (_, shard) => queue(applyQueueName(shard)));
+    this.trim = queue(TRIM_QUEUE);
     // Enqueueing is best effort (the sweeper re-derives jobs from Postgres) and failing commands
     // already reject; without a listener a dropped connection would throw as an unhandled 'error'.
-    for (const queue of [this.apply, this.trim]) queue.on('error', () => undefined);
+    for (const q of this.queues()) q.on('error', () => undefined);
   }
 
   enqueueApply(graphId: number): Promise<void> {
@@ -72,13 +73,9 @@ export class JobQueues {
    * only one commit of a run of events succeeds (compare-and-set on applied_seq).
    */
   async rescueApply(graphIds: number[]): Promise<void> {
-    await this.apply.addBulk(
-      graphIds.map((graphId) => ({
-        name: APPLY_QUEUE,
-        data: { graphId },
-        opts: { deduplication: { id: `rescue-${this.rescueScope}-${graphId}` } },
-      })),
-    );
+    await this.addApplyJobs(graphIds, (graphId) => ({
+      deduplication: { id: `rescue-${this.rescueScope}-${graphId}` },
+    }));
   }
 
   async enqueueTrim(graphId: number): Promise<void> {
@@ -92,8 +89,30 @@ export class JobQueues {
   async close(): Promise<void> {
     // A queue closed while its connection check is in flight has that check fail after close,
     // when BullMQ has dropped its listeners: an unhandled 'error'. Let the check settle first.
-    const queues = [this.apply, this.trim];
+    const queues = this.queues();
     await Promise.all(queues.map((q) => q.waitUntilReady().catch(() => undefined)));
     await Promise.all(queues.map((q) => q.close()));
+  }
+
+  private queues(): Queue<GraphJob>[] {
+    return [...this.apply, this.trim];
+  }
+
+  /** Apply jobs of `graphIds`, each in its graph's shard queue, one round trip per queue. */
+  private async addApplyJobs(graphIds: number[], opts: (graphId: number) => JobsOptions) {
+    const byShard = new Map<number, number[]>();
+    for (const graphId of graphIds) {
+      const shard = graphId % this.apply.length;
+      const ids = byShard.get(shard);
+      if (ids) ids.push(graphId);
+      else byShard.set(shard, [graphId]);
+    }
+    await Promise.all(
+      [...byShard].map(([shard, ids]) =>
+        this.apply[shard]!.addBulk(
+          ids.map((graphId) => ({ name: APPLY_QUEUE, data: { graphId }, opts: opts(graphId) })),
+        ),
+      ),
+    );
   }
 }

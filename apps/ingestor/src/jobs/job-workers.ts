@@ -4,9 +4,9 @@ import { Config } from '@graph-history/config';
 import { CONFIG, RedisClient, slotPrefix } from '@graph-history/http';
 import { ApplyJobHandler } from '../apply/apply-job.handler';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
-import { WORKER_REDIS } from '../tokens';
+import { INGESTOR_OPTIONS, IngestorOptions, WORKER_REDIS } from '../tokens';
 import { TrimJobHandler } from '../trim/trim-job.handler';
-import { APPLY_QUEUE, GraphJob, TRIM_QUEUE } from './job-queues';
+import { applyQueueName, GraphJob, TRIM_QUEUE } from './job-queues';
 
 /**
  * A job whose process died stays active, locked, until its lock expires and a stall check moves it
@@ -26,6 +26,7 @@ export class JobWorkers {
   constructor(
     @Inject(WORKER_REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: Config,
+    @Inject(INGESTOR_OPTIONS) private readonly options: IngestorOptions,
     private readonly apply: ApplyJobHandler,
     private readonly trim: TrimJobHandler,
     private readonly metrics: IngestorMetrics,
@@ -33,8 +34,10 @@ export class JobWorkers {
 
   start(): void {
     this.workers = [
-      this.worker(APPLY_QUEUE, this.config.APPLY_CONCURRENCY, (graphId) =>
-        this.apply.handle(graphId),
+      this.worker(
+        applyQueueName(this.options.applyShard ?? 0),
+        this.config.APPLY_CONCURRENCY,
+        (graphId) => this.apply.handle(graphId),
       ),
       this.worker(TRIM_QUEUE, 1, (graphId) => this.trim.handle(graphId)),
     ];

@@ -15,8 +15,14 @@ export interface AppliedRows {
   messages: Rows<'messages'>;
   /** Waits opened by the run; already closed when the run also closed them. */
   waitsOpened: WaitsTable[];
-  /** Closures of waits opened before the run. */
-  waitsClosed: Pick<WaitsTable, 'node_no' | 'on_no' | 'started_seq' | 'ended_seq' | 'ended'>[];
+  /** Closures of waits opened before the run, as parallel arrays (one per column). */
+  waitsClosed: {
+    nodeNos: number[];
+    onNos: number[];
+    startedSeqs: number[];
+    endedSeqs: (number | null)[];
+    ended: (number | null)[];
+  };
 }
 
 export function appliedRows(
@@ -32,7 +38,7 @@ export function appliedRows(
     spawns: [],
     messages: [],
     waitsOpened: [],
-    waitsClosed: [],
+    waitsClosed: { nodeNos: [], onNos: [], startedSeqs: [], endedSeqs: [], ended: [] },
   };
   const opened = new Map<string, WaitsTable>();
   const newest = new Map<number, Rows<'node_versions'>[number]>();
@@ -124,14 +130,13 @@ export function appliedRows(
     for (const c of waitsClosed) {
       const row = opened.get(waitKey(c));
       if (row) Object.assign(row, { ended_seq: c.endedSeq, ended: c.ended });
-      else
-        rows.waitsClosed.push({
-          node_no: c.nodeNo,
-          on_no: c.onNo,
-          started_seq: c.startedSeq,
-          ended_seq: c.endedSeq,
-          ended: c.ended,
-        });
+      else {
+        rows.waitsClosed.nodeNos.push(c.nodeNo);
+        rows.waitsClosed.onNos.push(c.onNo);
+        rows.waitsClosed.startedSeqs.push(c.startedSeq);
+        rows.waitsClosed.endedSeqs.push(c.endedSeq);
+        rows.waitsClosed.ended.push(c.ended);
+      }
     }
   }
   rows.waitsOpened = [...opened.values()];

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history/domain';
 import { Repository } from './repository';
 import { appliedRows } from './applied-rows';
-import { insertRowsSql } from './json-rows';
+import { insertRowsSql, InsertColumns } from './insert-rows';
 
 /** The apply side of a `graphs` row. */
 export interface ApplyHead {
@@ -99,6 +99,7 @@ export class ApplyRepository extends Repository {
     appliedAt: number,
   ): Promise<boolean> {
     const rows = appliedRows(graphId, applied, appliedAt);
+    const closed = rows.waitsClosed;
     const advanced = sql`exists (select 1 from advanced)`;
     const result = await sql<{ advanced: number }>`with
         advanced as (
@@ -121,7 +122,9 @@ export class ApplyRepository extends Repository {
         new_waits as (${insertRowsSql('waits', WAIT_COLUMNS, rows.waitsOpened, advanced)}),
         closed_waits as (
           update waits w set ended_seq = c.ended_seq, ended = c.ended
-          from json_populate_recordset(null::waits, ${JSON.stringify(rows.waitsClosed)}::json) c
+          from unnest(${closed.nodeNos}::int[], ${closed.onNos}::int[], ${closed.startedSeqs}::bigint[],
+            ${closed.endedSeqs}::bigint[], ${closed.ended}::bigint[])
+            as c(node_no, on_no, started_seq, ended_seq, ended)
           where w.graph_id = ${graphId} and w.node_no = c.node_no and w.on_no = c.on_no
             and w.started_seq = c.started_seq and ${advanced}),
         applied_inbox as (
@@ -150,60 +153,65 @@ export class ApplyRepository extends Repository {
   }
 }
 
-const EVENT_COLUMNS = [
-  'graph_id',
-  'seq',
-  'key',
-  'type',
-  'created',
-  'node_no',
-  'source',
-  'payload',
-  'changes',
-  'counts',
-  'applied',
-] as const;
-const VERSION_COLUMNS = [
-  'graph_id',
-  'node_no',
-  'valid_from',
-  'sort_key',
-  'parent_no',
-  'depth',
-  'kind',
-  'state',
-  'last_event',
-  'superseded_seq',
-  'rec',
-] as const;
-const SNAPSHOT_COLUMNS = ['graph_id', 'node_no', 'seq', 'tasks'] as const;
-const SPAWN_COLUMNS = [
-  'graph_id',
-  'requester_no',
-  'child_no',
-  'seq',
-  'spawn_call_id',
-  'agent_type',
-  'purpose',
-  'background',
-  'created',
-] as const;
-const MESSAGE_COLUMNS = [
-  'graph_id',
-  'seq',
-  'from_no',
-  'to_no',
-  'message_id',
-  'text',
-  'created',
-] as const;
-const WAIT_COLUMNS = [
-  'graph_id',
-  'node_no',
-  'on_no',
-  'started_seq',
-  'started',
-  'reason',
-  'ended_seq',
-  'ended',
-] as const;
+const EVENT_COLUMNS: InsertColumns<'events'> = {
+  graph_id: 'bigint',
+  seq: 'bigint',
+  key: 'text',
+  type: 'text',
+  created: 'bigint',
+  node_no: 'int',
+  source: 'jsonb',
+  payload: 'jsonb',
+  changes: 'jsonb',
+  counts: 'jsonb',
+  applied: 'bigint',
+};
+const VERSION_COLUMNS: InsertColumns<'node_versions'> = {
+  graph_id: 'bigint',
+  node_no: 'int',
+  valid_from: 'bigint',
+  sort_key: 'text',
+  parent_no: 'int',
+  depth: 'int',
+  kind: 'text',
+  state: 'text',
+  last_event: 'bigint',
+  superseded_seq: 'bigint',
+  rec: 'jsonb',
+};
+const SNAPSHOT_COLUMNS: InsertColumns<'task_snapshots'> = {
+  graph_id: 'bigint',
+  node_no: 'int',
+  seq: 'bigint',
+  tasks: 'jsonb',
+};
+const SPAWN_COLUMNS: InsertColumns<'spawns'> = {
+  graph_id: 'bigint',
+  requester_no: 'int',
+  child_no: 'int',
+  seq: 'bigint',
+  spawn_call_id: 'text',
+  agent_type: 'text',
+  purpose: 'text',
+  background: 'boolean',
+  created: 'bigint',
+};
+const MESSAGE_COLUMNS: InsertColumns<'messages'> = {
+  graph_id: 'bigint',
+  seq: 'bigint',
+  from_no: 'int',
+  to_no: 'int',
+  message_id: 'text',
+  text: 'text',
+  created: 'bigint',
+};
+const WAIT_COLUMNS: InsertColumns<'waits'> = {
+  graph_id: 'bigint',
+  node_no: 'int',
+  on_no: 'int',
+  started_seq: 'bigint',
+  started: 'bigint',
+  reason: 'text',
+  ended_seq: 'bigint',
+  ended: 'bigint',
+};

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { WatchEvent } from '@graph-history/domain';
 import { graphOwner } from './graph-owner';
 import { Repository } from './repository';
-import { insertRowsSql } from './json-rows';
+import { insertRowsSql } from './insert-rows';
 import { RefStatus } from './node-ref.repository';
 import { anyText, isStorableText } from './storable-text';
 
@@ -67,7 +67,7 @@ export class InboxRepository extends Repository {
     const advanced = sql`exists (select 1 from advanced)`;
     const inbox = insertRowsSql(
       'inbox',
-      ['graph_id', 'seq', 'body', 'received'],
+      { graph_id: 'bigint', seq: 'bigint', body: 'jsonb', received: 'bigint' },
       events.map((event, i) => ({
         graph_id: graphId,
         seq: afterSeq + 1 + i,
@@ -78,13 +78,13 @@ export class InboxRepository extends Repository {
     );
     const keys = insertRowsSql(
       'event_keys',
-      ['graph_id', 'key', 'seq'],
+      { graph_id: 'bigint', key: 'text', seq: 'bigint' },
       events.map((event, i) => ({ graph_id: graphId, key: event.key, seq: afterSeq + 1 + i })),
       advanced,
     );
     const refRows = insertRowsSql(
       'node_refs',
-      ['graph_id', 'ref', 'ended', 'session_ref'],
+      { graph_id: 'bigint', ref: 'text', ended: 'boolean', session_ref: 'text' },
       [...refs].map(([ref, s]) => ({
         graph_id: graphId,
         ref,

@@ -1,12 +1,15 @@
 import { AppliedEvent } from '../applied-event';
 import { ChangeEntry } from '../event';
 import { NodeRecord } from '../node';
-import { publicNodeBody } from '../public-node';
+import { presentNode } from '../public-node';
 import { WatchEvent } from '../watch-event';
 import { copyNodeRecord } from './copy-node-record';
 import { EventContext } from './event-context';
 import { applyCountDelta } from './graph-count-delta';
 import { changedFields, createdFields } from './node-changes';
+
+/** The node as the read API shows it; the changes take its own fields. */
+const present = (graphId: number, rec: NodeRecord) => presentNode(graphId, '', rec, '', false);
 
 /**
  * Turns the touched nodes into change entries and versions (the event's node first, the others by
@@ -21,11 +24,11 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
     const before = ctx.before.get(no) as NodeRecord | null;
     const after = ctx.node(no);
     applyCountDelta(state.counts, before, after);
-    const afterPublic = publicNodeBody(state.graphId, after);
+    const afterPublic = present(state.graphId, after);
     const fields =
       before === null
         ? createdFields(afterPublic)
-        : changedFields(publicNodeBody(state.graphId, before), afterPublic);
+        : changedFields(present(state.graphId, before), afterPublic);
     if (before !== null && Object.keys(fields).length === 0) continue;
     changes.push({ node_id: afterPublic.id, created: before === null, fields });
     versions.push(copyNodeRecord(after));

@@ -1,24 +1,32 @@
 import { FieldChange } from '../event';
-import { PublicNodeBody } from '../public-node';
+import { PublicNode } from '../public/node.schema';
 import { jsonEqual } from './json-equal';
 
 type Fields = Record<string, FieldChange>;
 
+/** Names of a presented Node that are not fields of the node's changes. */
+const NOT_CHANGES = new Set(['id', 'object', 'as_of_event_id', 'graph_id', 'stale']);
+
 /** Public fields (but `id`) whose values differ, with `from`/`to`. */
-export function changedFields(before: PublicNodeBody, after: PublicNodeBody): Fields {
+export function changedFields(before: PublicNode, after: PublicNode): Fields {
   const fields: Fields = {};
   const b = before as unknown as Record<string, unknown>;
-  for (const [name, to] of Object.entries(after)) {
-    if (name !== 'id' && !jsonEqual(b[name], to)) fields[name] = { from: b[name], to };
+  const a = after as unknown as Record<string, unknown>;
+  for (const name in a) {
+    if (NOT_CHANGES.has(name)) continue;
+    const to = a[name];
+    if (!jsonEqual(b[name], to)) fields[name] = { from: b[name], to };
   }
   return fields;
 }
 
 /** A node the event created: every public field (but `id`) that is not null, from null. */
-export function createdFields(after: PublicNodeBody): Fields {
+export function createdFields(after: PublicNode): Fields {
   const fields: Fields = {};
-  for (const [name, to] of Object.entries(after)) {
-    if (name !== 'id' && to !== null) fields[name] = { from: null, to };
+  const a = after as unknown as Record<string, unknown>;
+  for (const name in a) {
+    const to = a[name];
+    if (to !== null && !NOT_CHANGES.has(name)) fields[name] = { from: null, to };
   }
   return fields;
 }

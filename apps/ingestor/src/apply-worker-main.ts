@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { loadConfigOrExit } from '@graph-history/config';
+import { closeOnSignals, openMigratedDb, runMain } from '@graph-history/http';
+import { createIngestorApp } from './create-ingestor-app';
+
+/**
+ * A worker-only ingestor process (started by the HTTP one when APPLY_PROCESSES > 1) for the apply
+ * shard given as its argument: apply and trim workers and the sweeper, no listening socket. Stops
+ * with its parent.
+ */
+runMain('ingestor apply worker', async () => {
+  const config = loadConfigOrExit();
+  const applyShard = Number(process.argv[2]);
+  if (!Number.isInteger(applyShard) || applyShard < 1 || applyShard >= config.APPLY_PROCESSES)
+    throw new Error(`apply shard must be 1 to APPLY_PROCESSES - 1, got ${process.argv[2]}`);
+  const db = await openMigratedDb(config, { max: 10 });
+  const app = await createIngestorApp({ config, db, runWorkers: true, applyShard });
+  closeOnSignals(app, db);
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+});
