@@ -58,6 +58,8 @@ async function main(): Promise<void> {
       row(['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'of base', 'errors', 'target', '']),
     );
     for (const [s, r, ref] of results) console.log(row(result(s, r, ref)));
+    for (const [s, r] of results.filter(([, r]) => r.errors > 0))
+      console.log(`errors of ${s.name}, ${s.connections} conns: ${describeErrors(r)}`);
     console.log(
       `${new Date().toISOString()} ${loadAverage()} at end; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
@@ -90,6 +92,11 @@ function result(s: Scenario, r: WrkResult, base: WrkResult): string[] {
     s.goal ? (s.goal.met(r, base) ? 'PASS' : 'FAIL') : '',
   ];
 }
+
+const describeErrors = (r: WrkResult): string =>
+  Object.entries(r.errorsBy)
+    .map(([kind, n]) => `${n} ${/^\d+$/.test(kind) ? `status ${kind}` : kind}`)
+    .join(', ');
 
 const WIDTHS = [-56, 5, 7, 7, 7, 7, 6, -36, -4];
 const row = (cells: string[]) =>

@@ -25,8 +25,17 @@ const share = (min: number, p99Ms: number): Goal => ({
 });
 const p50AtMost = (ms: number): Goal => ({ text: `p50 <= ${ms} ms`, met: (r) => r.p50Ms <= ms });
 
-/** The read scenarios of `pnpm bench:api` (and `pnpm profile:api`), in the order they run. */
+/**
+ * The read scenarios of `pnpm bench:api` (and `pnpm profile:api`), in the order they run; only
+ * those whose id starts with one of BENCH_API_SCENARIOS's comma-separated prefixes when it is set
+ * (e.g. `node,graph-read`).
+ */
 export function readScenarios(t: ApiTargets, mixed: Target[]): Scenario[] {
+  const only = process.env.BENCH_API_SCENARIOS?.split(',').filter(Boolean);
+  return allScenarios(t, mixed).filter((s) => !only || only.some((p) => s.id.startsWith(p)));
+}
+
+function allScenarios(t: ApiTargets, mixed: Target[]): Scenario[] {
   return [
     {
       id: 'node-read',

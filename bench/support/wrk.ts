@@ -40,6 +40,8 @@ export interface WrkResult {
   maxMs: number;
   /** Socket errors, timeouts and answers with status >= 400. */
   errors: number;
+  /** `errors` by kind: `429` (a status), `timeout`, `socket`; empty when there were none. */
+  errorsBy: Record<string, number>;
 }
 
 interface WrkDone {
@@ -54,6 +56,8 @@ interface WrkDone {
   write_errors: number;
   status_errors: number;
   timeouts: number;
+  /** Answers by status, for statuses >= 400. */
+  statuses: Record<string, number>;
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gh-wrk-'));
@@ -99,5 +103,14 @@ export async function runWrk(run: WrkRun): Promise<WrkResult> {
     p99Ms: d.p99_us / 1000,
     maxMs: d.max_us / 1000,
     errors: d.connect_errors + d.read_errors + d.write_errors + d.status_errors + d.timeouts,
+    errorsBy: errorsBy(d),
   };
+}
+
+function errorsBy(d: WrkDone): Record<string, number> {
+  const socket = d.connect_errors + d.read_errors + d.write_errors;
+  const by: Record<string, number> = { ...d.statuses };
+  if (d.timeouts) by.timeout = d.timeouts;
+  if (socket) by.socket = socket;
+  return by;
 }

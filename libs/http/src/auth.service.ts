@@ -17,11 +17,15 @@ interface CacheEntry {
 
 /**
  * Turns an Authorization header into a Principal. Look-ups are cached in process for 5 s, so a
- * revoked key stops working within 5 s on every replica. Keys that authenticated in the last 24 h
- * are remembered (by hash) as known, so the brute-force guard can let them through.
+ * revoked key stops working within 5 s on every replica; a header that authenticated is also kept
+ * as it came for as long, so the next requests skip parsing and hashing it. Keys that
+ * authenticated in the last 24 h are remembered (by hash) as known, so the brute-force guard can
+ * let them through.
  */
 export class AuthService {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Headers that authenticated, until their look-up's cache entry expires. */
+  private readonly headers = new Map<string, CacheEntry & { principal: Principal }>();
   private readonly known = new Map<string, number>();
 
   constructor(
@@ -31,6 +35,8 @@ export class AuthService {
 
   /** The principal, or an `api_key_invalid` ApiError to throw. */
   async authenticate(authorization: string | string[] | undefined): Promise<Principal> {
+    const recent = this.recent(authorization);
+    if (recent) return recent;
     const creds = readCredentials(authorization);
     if (creds.kind === 'missing') {
       throw apiKeyInvalid(
@@ -38,10 +44,20 @@ export class AuthService {
       );
     }
     const key = creds.kind === 'key' ? creds.key : creds.shown;
-    const principal =
-      creds.kind === 'key' && isWellFormedApiKey(key) ? await this.lookup(key) : null;
-    if (!principal) throw invalidKey(key);
-    return principal;
+    const found = creds.kind === 'key' && isWellFormedApiKey(key) ? await this.lookup(key) : null;
+    if (!found?.principal) throw invalidKey(key);
+    if (typeof authorization === 'string') {
+      if (this.headers.size >= CACHE_MAX_ENTRIES) this.headers.clear();
+      this.headers.set(authorization, { principal: found.principal, expires: found.expires });
+    }
+    return found.principal;
+  }
+
+  /** The principal of a header that authenticated within the cache's 5 s, without a look-up. */
+  recent(authorization: string | string[] | undefined): Principal | undefined {
+    if (typeof authorization !== 'string') return undefined;
+    const hit = this.headers.get(authorization);
+    return hit && hit.expires > this.now() ? hit.principal : undefined;
   }
 
   /** Whether the header tries to carry a key at all (well-formed or not). */
@@ -62,23 +78,24 @@ export class AuthService {
     return creds.kind === 'key' && isWellFormedApiKey(creds.key) ? creds.key : null;
   }
 
-  private async lookup(key: string): Promise<Principal | null> {
+  private async lookup(key: string): Promise<CacheEntry> {
     const hash = hashApiKey(key);
     const cacheKey = hash.toString('base64');
     const now = this.now();
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.expires > now) return hit.principal;
+    if (hit && hit.expires > now) return hit;
     const row = await this.keys.findActiveByHash(hash);
     const principal: Principal | null = row
       ? { keyId: row.keyId, accountId: row.accountId, kind: row.kind, graphKeys: row.graphKeys }
       : null;
+    const entry = { principal, expires: now + CACHE_TTL_MS };
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(cacheKey, { principal, expires: now + CACHE_TTL_MS });
+    this.cache.set(cacheKey, entry);
     if (principal) {
       if (this.known.size >= KNOWN_MAX_ENTRIES) this.known.clear();
       this.known.set(cacheKey, now + KNOWN_TTL_MS);
     }
-    return principal;
+    return entry;
   }
 }
 

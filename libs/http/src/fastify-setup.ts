@@ -37,9 +37,10 @@ export function fastifySetup({ docBase, bodyLimit = 1024 * 1024, trustProxy }: H
     },
     install(app: FastifyInstance): void {
       params.watch(app);
-      // every response carries `Request-Id: req_…`
-      app.addHook('onSend', async (req, reply) => {
+      // every response carries `Request-Id: req_…` (callback style: no promise per response)
+      app.addHook('onSend', (req, reply, payload, done) => {
         reply.header('Request-Id', req.id);
+        done(null, payload);
       });
     },
   };

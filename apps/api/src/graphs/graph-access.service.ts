@@ -29,7 +29,7 @@ export class GraphAccessService {
     read: (id: number) => Promise<T | null>,
   ): Promise<T> {
     const key = graphKeyFromId(graphId);
-    const id = key === null ? null : await this.ids.idOf(key);
+    const id = key === null ? null : (this.ids.known(key) ?? (await this.ids.idOf(key)));
     const row = id === null ? null : await read(id);
     if (row === null) throw missing(graphId);
     this.check(principal, row.graph, graphId);

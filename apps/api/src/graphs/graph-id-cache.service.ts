@@ -15,6 +15,11 @@ export class GraphIdCache {
 
   constructor(private readonly graphs: GraphReadRepository) {}
 
+  /** The id when this process knows it already (no promise on the hot path), else undefined. */
+  known(graphKey: string): number | undefined {
+    return this.ids.get(graphKey);
+  }
+
   async idOf(graphKey: string): Promise<number | null> {
     const cached = this.ids.get(graphKey);
     if (cached !== undefined) return cached;

@@ -43,9 +43,13 @@ export class FairShare {
   /** Spends the request's first token and takes its slot; throws 429 when it must wait. */
   async admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> {
     const account = accountBucket(principal);
-    const byKey = await this.keys.consume(principal.keyId);
+    // leased tokens are spent without waiting; a promise only when a lease must be taken
+    const byKey =
+      this.keys.consumeLeased(principal.keyId) ?? (await this.keys.consume(principal.keyId));
     // a request the key's bucket refuses takes nothing from the account's
-    const byAccount = byKey.allowed ? await this.accounts.consume(account) : byKey;
+    const byAccount = !byKey.allowed
+      ? byKey
+      : (this.accounts.consumeLeased(account) ?? (await this.accounts.consume(account)));
     const binding = tighter(byKey, byAccount);
     tell(reply, binding);
     if (!binding.allowed) {

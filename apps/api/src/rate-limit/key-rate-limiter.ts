@@ -109,10 +109,16 @@ export class KeyRateLimiter {
     };
   }
 
+  /** A token from this replica's lease of the key, without waiting; undefined when there is none. */
+  consumeLeased(key: string, now = Date.now()): RateDecision | undefined {
+    const lease = this.leases.get(key);
+    return lease && lease.tokens > 0 && lease.expires > now ? this.spend(lease) : undefined;
+  }
+
   async consume(key: string, now = Date.now()): Promise<RateDecision> {
     for (;;) {
-      const lease = this.leases.get(key);
-      if (lease && lease.tokens > 0 && lease.expires > now) return this.spend(lease);
+      const leased = this.consumeLeased(key, now);
+      if (leased) return leased;
       // one Redis call at a time per key: concurrent requests share it rather than each taking a lease
       let refill = this.refills.get(key);
       if (!refill) {

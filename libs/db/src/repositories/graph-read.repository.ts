@@ -132,6 +132,7 @@ const findWithFacts = new PreparedStatement(
             .as('active_working_then'),
         ];
       }),
+  { asJson: true },
 );
 
 export class GraphReadRepository {

@@ -90,6 +90,7 @@ const findWithGraph = new PreparedStatement(
             .as('next_created'),
         ];
       }),
+  { asJson: true },
 );
 
 const countActiveWorking = new PreparedStatement(
