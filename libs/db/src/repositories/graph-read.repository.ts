@@ -51,6 +51,15 @@ export interface GraphListQuery extends GraphListFilter {
   limit: number;
 }
 
+/** A graph by id as of an event: what a moment needs besides the row, in the same round trip. */
+export interface GraphAt {
+  graph: GraphRow;
+  /** The event read at: the one asked for, or the newest when none was given or it is later. */
+  seq: number;
+  /** `created` of the event after `seq`; null when `seq` is the newest event. */
+  nextCreated: number | null;
+}
+
 /** A graph read's one round trip: the graph and the events that describe it at the moment. */
 export interface GraphWithFacts {
   graph: GraphRow;
@@ -82,6 +91,28 @@ const idByKey = new PreparedStatement(
   { graphKey: pgArg<string>('text') },
   (db, arg) =>
     db.selectFrom('graph_directory').select('graph_id').where('graph_key', '=', arg.graphKey),
+);
+
+/** The graph by id, the moment's sequence and the next event's `created` (see GraphAt). */
+const findAt = new PreparedStatement(
+  'gh_graph_at',
+  { graphId: pgArg<number>('bigint'), seq: pgArg<number | null>('bigint') },
+  (db, arg) =>
+    graphById(db, arg.graphId)
+      .select(GRAPH_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        return [
+          seq.as('seq'),
+          eb
+            .selectFrom('events as e')
+            .select('e.created')
+            .whereRef('e.graph_id', '=', 'g.graph_id')
+            .where('e.seq', '=', eb(seq, '+', sql.lit(1)))
+            .$asScalar()
+            .as('next_created'),
+        ];
+      }),
 );
 
 const findWithFacts = new PreparedStatement(
@@ -141,6 +172,12 @@ export class GraphReadRepository {
   async idByKey(graphKey: string): Promise<number | null> {
     const [row] = await idByKey.rows(this.db, { graphKey });
     return row ? row.graph_id : null;
+  }
+
+  /** The graph by id as of event `seq` (or the newest): one index lookup each. */
+  async findAt(graphId: number, seq: number | null): Promise<GraphAt | null> {
+    const [r] = await findAt.rows(this.db, { graphId, seq });
+    return r ? { graph: toGraphRow(r), seq: r.seq, nextCreated: r.next_created } : null;
   }
 
   /**

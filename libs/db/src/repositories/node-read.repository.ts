@@ -12,7 +12,7 @@ import { pgArg, PreparedStatement } from '../prepared-statement';
 import type { Database } from '../schema';
 import { GRAPH_COLUMNS, graphById, momentSeq, toGraphRow } from './graph-queries';
 import { GraphRow } from './graph-read.repository';
-import { activeWorkingCount, notSuperseded } from './node-version-queries';
+import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 
@@ -51,20 +51,6 @@ export interface NodePageQuery extends NodeListFilter {
 
 const groupRecords = (count: number, rows: { i: number; rec: StoredNodeRecord }[]) =>
   groupByOrdinal(count, rows, (r) => fromStoredNodeRecord(r.rec));
-
-/** The newest version of node `nodeNo` valid at `seq`: `v.rec` and friends, for a subquery. */
-const versionAt = (
-  graphId: Expression<number>,
-  nodeNo: Expression<number>,
-  seq: Expression<number>,
-) =>
-  expressionBuilder<Database, never>()
-    .selectFrom('node_versions as v')
-    .where('v.graph_id', '=', graphId)
-    .where('v.node_no', '=', nodeNo)
-    .where('v.valid_from', '<=', seq)
-    .orderBy('v.valid_from', 'desc')
-    .limit(sql.lit(1));
 
 const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
