@@ -88,6 +88,11 @@ describe('EventReadRepository', () => {
     // the next event's time past the page's end, and a page that ends at the newest event
     expect(await page(2, 3, 'asc', 10)).toEqual([2, 3].map(expected));
     expect(await page(1, last, 'desc', 2)).toEqual([last, last - 1].map(expected));
+    // the far end of an ascending scan stopped by the limit does not know its next event
+    expect(await page(1, last, 'asc', 2)).toEqual([
+      expected(1),
+      { ...expected(2), nextCreated: null },
+    ]);
     expect(await page(4, 3, 'asc', 10)).toEqual([]);
   });
 

@@ -25,7 +25,10 @@ export type EventRow = Omit<StoredEvent, 'key' | 'counts'>;
 export interface EventWithNode extends EventRow {
   /** The node as of this event; null when it did not exist. */
   node: NodeRecord | null;
-  /** `created` of the event after this one; null when none is stored. */
+  /**
+   * `created` of the event after this one when it is on the page or just past the range's top
+   * (sequences have no gaps, so only the row at the far end of an `asc` page's scan has none).
+   */
   nextCreated: number | null;
 }
 
@@ -86,8 +89,7 @@ const PAGE_ARGS = {
 /**
  * A page of events with each event's node as of it, in one statement: the version the event
  * wrote is a primary-key equality probe (`valid_from = seq`); only an event that wrote none falls
- * back to the newest earlier version. The next event's `created` comes from the page's next row,
- * and only past its end from one more probe.
+ * back to the newest earlier version. No window or sort: rows keep the events index's order.
  */
 const pageWithNodes = (direction: 'asc' | 'desc') =>
   new PreparedStatement(`gh_events_with_nodes_${direction}`, PAGE_ARGS, (db, arg) =>
@@ -109,14 +111,13 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
               .$asScalar(),
           )
           .as('rec'),
-        sql<number | null>`case
-          when lead(e.seq) over (order by e.seq) = e.seq + 1 then lead(e.created) over (order by e.seq)
-          else (${eb
-            .selectFrom('events as n')
-            .select('n.created')
-            .where('n.graph_id', '=', arg.graphId)
-            .where('n.seq', '=', eb(eb.ref('e.seq'), '+', sql.lit(1)))})
-          end`.as('next_created'),
+        eb
+          .selectFrom('events as n')
+          .select('n.created')
+          .where('n.graph_id', '=', arg.graphId)
+          .where('n.seq', '=', eb(arg.toSeq, '+', sql.lit(1)))
+          .$asScalar()
+          .as('after_created'),
       ])
       .orderBy('e.seq', direction),
   );
@@ -204,10 +205,11 @@ export class EventReadRepository {
   /** `page`, each event with its node as it stood just after it and the next event's `created`. */
   async pageWithNodes(q: EventPageQuery): Promise<EventWithNode[]> {
     const rows = await pagesWithNodes[q.direction].rows(this.db, q);
+    const createdAt = new Map(rows.map((r) => [r.seq, r.created]));
     return rows.map((r) => ({
       ...toEventRow(r),
       node: r.rec === null ? null : fromStoredNodeRecord(r.rec),
-      nextCreated: r.next_created,
+      nextCreated: createdAt.get(r.seq + 1) ?? (r.seq === q.toSeq ? r.after_created : null),
     }));
   }
 }
