@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { decodeId, eventId } from '@graph-history/domain';
-import {
-  EventReadRepository,
-  EventWithNode,
-  GraphReadRepository,
-  GraphRow,
-} from '@graph-history/db';
+import { EventReadRepository, EventWithNode, GraphRow } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
@@ -27,7 +22,6 @@ export class EventListService {
     private readonly access: GraphAccessService,
     private readonly moments: MomentService,
     private readonly events: EventReadRepository,
-    private readonly graphs: GraphReadRepository,
     private readonly expander: NodeExpander,
     private readonly presenter: NodePresenter,
   ) {}
@@ -37,12 +31,9 @@ export class EventListService {
     graphId: string,
     query: EventListQuery,
   ): Promise<ListEnvelope<unknown>> {
-    const { asOf } = query;
-    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
-      this.graphs.findAt(id, asOf.kind === 'event' ? asOf.seq : null),
-    );
+    const { graph, ...prefetched } = await this.access.findAt(principal, graphId, query.asOf);
     const now = Date.now();
-    const moment = await this.moments.resolve(graph, asOf, now, prefetched);
+    const moment = await this.moments.resolve(graph, query.asOf, now, prefetched);
     const { limit, startingAfter, endingBefore } = query.page;
     const after =
       startingAfter === undefined
