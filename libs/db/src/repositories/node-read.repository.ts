@@ -6,10 +6,9 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { expressionBuilder, sql, type Expression } from 'kysely';
+import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import type { Database } from '../schema';
 import { GRAPH_COLUMNS, graphById, momentSeq, toGraphRow } from './graph-queries';
 import { GraphRow } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
