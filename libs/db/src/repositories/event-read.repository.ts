@@ -56,15 +56,8 @@ const eventFacts = new PreparedStatement(
       .select(['p.i', 'e.seq', 'e.created', 'e.counts']),
 );
 
-const EVENT_COLUMNS = [
-  'seq',
-  'type',
-  'created',
-  'node_no',
-  'source',
-  'payload',
-  'changes',
-] as const;
+/** The columns of an events list row. */
+const LISTED = ['seq', 'type', 'created', 'node_no', 'source', 'payload', 'changes'] as const;
 
 type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> };
 
@@ -72,7 +65,7 @@ type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<n
 const eventsPage = (db: Kysely<Database>, q: PageArgs, direction: 'asc' | 'desc') =>
   db
     .selectFrom('events')
-    .select(EVENT_COLUMNS)
+    .select(LISTED)
     .where('graph_id', '=', q.graphId)
     .where('seq', '>=', q.fromSeq)
     .where('seq', '<=', q.toSeq)
@@ -102,7 +95,7 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
           .onRef('w.valid_from', '=', 'e.seq'),
       )
       .select((eb) => [
-        ...EVENT_COLUMNS.map((c) => `e.${c}` as const),
+        ...LISTED.map((c) => `e.${c}` as const),
         eb.fn
           .coalesce(
             'w.rec',

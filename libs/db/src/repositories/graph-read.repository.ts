@@ -2,7 +2,14 @@ import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphById, graphByKey, momentSeq, toGraphRow } from './graph-queries';
+import {
+  GRAPH_COLUMNS,
+  graphById,
+  graphByKey,
+  momentSeq,
+  nextEventCreated,
+  toGraphRow,
+} from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
@@ -107,16 +114,7 @@ const findAt = new PreparedStatement(
       .select(GRAPH_COLUMNS)
       .select((eb) => {
         const seq = momentSeq(eb, arg.seq);
-        return [
-          seq.as('seq'),
-          eb
-            .selectFrom('events as e')
-            .select('e.created')
-            .whereRef('e.graph_id', '=', 'g.graph_id')
-            .where('e.seq', '=', eb(seq, '+', sql.lit(1)))
-            .$asScalar()
-            .as('next_created'),
-        ];
+        return [seq.as('seq'), nextEventCreated(eb, seq).as('next_created')];
       }),
 );
 

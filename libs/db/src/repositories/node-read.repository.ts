@@ -6,10 +6,9 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphById, momentSeq, toGraphRow } from './graph-queries';
+import { GRAPH_COLUMNS, graphById, momentSeq, nextEventCreated, toGraphRow } from './graph-queries';
 import { GraphRow } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
@@ -66,13 +65,7 @@ const findWithGraph = new PreparedStatement(
         return [
           seq.as('seq'),
           versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq).select('v.rec').$asScalar().as('rec'),
-          eb
-            .selectFrom('events as e')
-            .select('e.created')
-            .whereRef('e.graph_id', '=', 'g.graph_id')
-            .where('e.seq', '=', eb(seq, '+', sql.lit(1)))
-            .$asScalar()
-            .as('next_created'),
+          nextEventCreated(eb, seq).as('next_created'),
         ];
       }),
 );
