@@ -58,19 +58,28 @@ export class EventListService {
       limit: limit + 1,
     };
     const empty = moment.seq === 0 || from > to;
+    const reversed = before !== undefined;
+    const url = this.url(graph, moment, query);
     if (!query.expand.tree) {
-      const rows = empty ? [] : await this.events.page(range);
-      const { data, hasMore } = takePage(rows, limit, before !== undefined);
-      const items = data.map((e) => presentEvent(graph, e));
-      return listEnvelope(this.url(graph, moment, query), moment.eventId, hasMore, items);
+      const { data, hasMore } = takePage(
+        empty ? [] : await this.events.page(range),
+        limit,
+        reversed,
+      );
+      return listEnvelope(
+        url,
+        moment.eventId,
+        hasMore,
+        data.map((e) => presentEvent(graph, e)),
+      );
     }
     const rows = empty ? [] : await this.events.pageWithNodes(range);
-    const { data, hasMore } = takePage(rows, limit, before !== undefined);
+    const { data, hasMore } = takePage(rows, limit, reversed);
     const nodes = await this.nodesOf(graph, data, query, now);
     const items = data.map((e, i) =>
       presentEvent(graph, e, nodes[i] ? this.presenter.present(graph, nodes[i]) : null),
     );
-    return listEnvelope(this.url(graph, moment, query), moment.eventId, hasMore, items);
+    return listEnvelope(url, moment.eventId, hasMore, items);
   }
 
   /** A cursor's sequence: an event of this list (trimmed ones are 410 with the retained bounds). */
