@@ -6,7 +6,8 @@
  * ~1 KB jsonb by primary key) on 127.0.0.1; runs each scenario after a warm-up, the baseline
  * first, last and before each scenario with a ratio target, and prints req/s, p50, p99, the share
  * of the baseline and the targets of issue 11. Needs DATABASE_URL, REDIS_URL, wrk and `pnpm build`.
- * BENCH_API_SECONDS (default 10) sets the length of each measured run.
+ * BENCH_API_SECONDS (default 10) sets the length of each measured run; BENCH_API_SCENARIOS
+ * (comma-separated words, e.g. `events,list`) runs only the scenarios whose id contains one.
  */
 import { averageNodeBytes, openApiBench, scenarioTargets } from './support/api-setup';
 import { readScenarios, Scenario } from './support/api-scenarios';

@@ -31,12 +31,8 @@ interface Exception {
  */
 const MULTI_SHARD: Exception[] = [
   {
-    match: /\bfrom graphs( as g)? where (g\.)?account_id = \$1\b/,
-    why: "the graph list: an account's graphs live on every shard (one fan-out per page)",
-  },
-  {
-    match: /\bunnest\(.*\) with ordinality as \w+\(graph_id\b/,
-    why: "the graph list's per-graph figures, fetched for the page's graphs in one statement",
+    match: /\bfrom graphs as g where g\.account_id = cast\(\$\d+ as bigint\)/,
+    why: "the graph list: an account's graphs live on every shard (one fan-out per page, each graph's figures with it)",
   },
   {
     match: /applied_seq < ingested_seq or trimmed_seq < first_seq/,

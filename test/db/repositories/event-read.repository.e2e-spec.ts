@@ -64,4 +64,45 @@ describe('EventReadRepository', () => {
     expect(await page(1, 5, 'desc', 1)).toEqual([5].map(row));
     expect(await page(4, 3, 'asc', 10)).toEqual([]);
   });
+
+  const withNodes = (g: SeededHistory) => {
+    const last = g.applied.length;
+    const expected = (seq: number) => {
+      const { key: _key, counts: _counts, ...rest } = g.applied[seq - 1]!.event;
+      return {
+        ...rest,
+        node: g.nodesAt(seq).get(rest.nodeNo) ?? null,
+        nextCreated: seq < last ? g.applied[seq]!.event.created : null,
+      };
+    };
+    const page = (fromSeq: number, toSeq: number, direction: 'asc' | 'desc', limit: number) =>
+      repo.pageWithNodes({ graphId: g.graphId, fromSeq, toSeq, direction, limit });
+    return { last, expected, page };
+  };
+
+  it('pageWithNodes gives each event the node as the reducer held it just after the event', async () => {
+    const { last, expected, page } = withNodes(h);
+    const all = Array.from({ length: last }, (_, i) => i + 1);
+    expect(await page(1, last, 'asc', 100)).toEqual(all.map(expected));
+    expect(await page(1, last, 'desc', 100)).toEqual([...all].reverse().map(expected));
+    // the next event's time past the page's end, and a page that ends at the newest event
+    expect(await page(2, 3, 'asc', 10)).toEqual([2, 3].map(expected));
+    expect(await page(1, last, 'desc', 2)).toEqual([last, last - 1].map(expected));
+    // the far end of an ascending scan stopped by the limit does not know its next event
+    expect(await page(1, last, 'asc', 2)).toEqual([
+      expected(1),
+      { ...expected(2), nextCreated: null },
+    ]);
+    expect(await page(4, 3, 'asc', 10)).toEqual([]);
+  });
+
+  it('pageWithNodes finds the node of an event that changed nothing in its earlier version', async () => {
+    // the same time and the same status twice: the fourth event writes no node version
+    const s = new EventScript(1_700_000_000_000, 0);
+    s.session('S').agent('S/a', 'S').status('S/a', 'idle').status('S/a', 'idle');
+    const quiet = await seedHistory(t.db, 'quiet', s.events);
+    expect(quiet.applied[3]!.versions).toEqual([]);
+    const { expected, page } = withNodes(quiet);
+    expect(await page(1, 4, 'desc', 10)).toEqual([4, 3, 2, 1].map(expected));
+  });
 });

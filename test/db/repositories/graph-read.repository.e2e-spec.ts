@@ -76,15 +76,21 @@ describe('GraphReadRepository', () => {
     expect(await repo.findWithFacts(g.graphId + 1000, null, 0, 0)).toBeNull();
   });
 
-  describe('list and findInList', () => {
+  describe('list', () => {
     const filter = (over: Partial<GraphListFilter> = {}): GraphListFilter => ({
       accountId: graphs.g1!.accountId,
       graphKeys: null,
       lastEvent: {},
       ...over,
     });
-    const keys = async (q: Parameters<GraphReadRepository['list']>[0]) =>
-      (await repo.list(q)).map((g) => g.graphKey);
+    type Query = Parameters<GraphReadRepository['list']>[0];
+    const list = (q: Omit<Query, 'now' | 'activeSince'>) =>
+      repo.list({ now: 1_800_000_000_000, activeSince: 0, ...q });
+    const keys = async (q: Omit<Query, 'now' | 'activeSince'>) => {
+      const page = await list(q);
+      return page && page.map((g) => g.graph.graphKey);
+    };
+    const idOf = (key: string) => graphs[key]!.graphId;
 
     it('lists the account’s graphs most recently active first, within the filters', async () => {
       expect(await keys({ ...filter(), limit: 10 })).toEqual(['g1', 'g2', 'g3']);
@@ -106,20 +112,48 @@ describe('GraphReadRepository', () => {
       expect(await keys({ ...filter({ lastEvent: { gt: g2Last } }), limit: 1 })).toEqual(['g1']);
     });
 
-    it('pages after and before a graph, before pages nearest first', async () => {
-      const g2 = (await repo.findById(graphs.g2!.graphId))!;
-      const at = { lastEvent: g2.lastEvent!, graphKey: 'g2' };
-      expect(await keys({ ...filter(), after: at, limit: 10 })).toEqual(['g3']);
-      expect(await keys({ ...filter(), before: at, limit: 10 })).toEqual(['g1']);
+    it('gives each graph its row, its first event’s time and its active working nodes', async () => {
+      const page = await list({ ...filter({ graphKeys: ['g2'] }), limit: 10 });
+      const g = graphs.g2!;
+      const working = [...g.nodesAt(4).values()].filter((r) => r.state === 'working').length;
+      expect(working).toBeGreaterThan(0);
+      expect(page).toEqual([
+        {
+          graph: await repo.findById(g.graphId),
+          firstEventCreated: g.applied[0]!.event.created,
+          activeWorking: working,
+        },
+      ]);
+      // none is active when counted from after the newest event
+      const later = await repo.list({
+        ...filter({ graphKeys: ['g2'] }),
+        limit: 10,
+        now: 1_800_000_000_000,
+        activeSince: Number.MAX_SAFE_INTEGER,
+      });
+      expect(later?.[0]?.activeWorking).toBe(0);
     });
 
-    it('findInList finds a graph only where the list holds it', async () => {
-      expect((await repo.findInList(filter(), 'g2'))?.graphKey).toBe('g2');
-      expect(await repo.findInList(filter(), 'other')).toBeNull();
-      expect(await repo.findInList(filter({ graphKeys: ['g1'] }), 'g2')).toBeNull();
+    it('pages after and before a graph, before pages nearest first', async () => {
+      expect(await keys({ ...filter(), after: idOf('g2'), limit: 10 })).toEqual(['g3']);
+      expect(await keys({ ...filter(), before: idOf('g2'), limit: 10 })).toEqual(['g1']);
+      expect(await keys({ ...filter(), after: idOf('g1'), limit: 1 })).toEqual(['g2']);
+      expect(await keys({ ...filter(), before: idOf('g3'), limit: 1 })).toEqual(['g2']);
+      expect(await keys({ ...filter(), after: idOf('g3'), limit: 10 })).toEqual([]);
+      expect(await keys({ ...filter(), before: idOf('g1'), limit: 10 })).toEqual([]);
+    });
+
+    it('is null when the cursor graph is not one of the list', async () => {
+      expect(await keys({ ...filter(), after: idOf('other'), limit: 10 })).toBeNull();
+      expect(await keys({ ...filter(), before: idOf('other'), limit: 10 })).toBeNull();
+      expect(
+        await keys({ ...filter({ graphKeys: ['g1'] }), after: idOf('g2'), limit: 10 }),
+      ).toBeNull();
       const g2Last = graphs.g2!.applied[3]!.event.created;
-      expect(await repo.findInList(filter({ lastEvent: { gt: g2Last } }), 'g2')).toBeNull();
-      expect(await repo.findInList(filter(), 'nope')).toBeNull();
+      expect(
+        await keys({ ...filter({ lastEvent: { gt: g2Last } }), after: idOf('g2'), limit: 10 }),
+      ).toBeNull();
+      expect(await keys({ ...filter(), after: idOf('other') + 1000, limit: 10 })).toBeNull();
     });
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { decodeId, eventId } from '@graph-history/domain';
-import { EventReadRepository, EventRow, GraphRow, NodeReadRepository } from '@graph-history/db';
+import { EventReadRepository, EventWithNode, GraphRow } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
@@ -22,7 +22,6 @@ export class EventListService {
     private readonly access: GraphAccessService,
     private readonly moments: MomentService,
     private readonly events: EventReadRepository,
-    private readonly nodes: NodeReadRepository,
     private readonly expander: NodeExpander,
     private readonly presenter: NodePresenter,
   ) {}
@@ -32,9 +31,9 @@ export class EventListService {
     graphId: string,
     query: EventListQuery,
   ): Promise<ListEnvelope<unknown>> {
-    const graph = await this.access.find(principal, graphId);
+    const { graph, ...prefetched } = await this.access.findAt(principal, graphId, query.asOf);
     const now = Date.now();
-    const moment = await this.moments.resolve(graph, query.asOf, now);
+    const moment = await this.moments.resolve(graph, query.asOf, now, prefetched);
     const { limit, startingAfter, endingBefore } = query.page;
     const after =
       startingAfter === undefined
@@ -51,22 +50,36 @@ export class EventListService {
     if (after !== undefined) [from, to] = asc ? [after + 1, to] : [from, after - 1];
     if (before !== undefined) [from, to] = asc ? [from, before - 1] : [before + 1, to];
     const scanAsc = before === undefined ? asc : !asc;
-    const rows =
-      moment.seq === 0 || from > to
-        ? []
-        : await this.events.page({
-            graphId: graph.graphId,
-            fromSeq: from,
-            toSeq: to,
-            direction: scanAsc ? 'asc' : 'desc',
-            limit: limit + 1,
-          });
-    const { data, hasMore } = takePage(rows, limit, before !== undefined);
-    const nodes = query.expand.tree ? await this.nodesOf(graph, data, query, now) : undefined;
+    const range = {
+      graphId: graph.graphId,
+      fromSeq: from,
+      toSeq: to,
+      direction: scanAsc ? ('asc' as const) : ('desc' as const),
+      limit: limit + 1,
+    };
+    const empty = moment.seq === 0 || from > to;
+    const reversed = before !== undefined;
+    const url = this.url(graph, moment, query);
+    if (!query.expand.tree) {
+      const { data, hasMore } = takePage(
+        empty ? [] : await this.events.page(range),
+        limit,
+        reversed,
+      );
+      return listEnvelope(
+        url,
+        moment.eventId,
+        hasMore,
+        data.map((e) => presentEvent(graph, e)),
+      );
+    }
+    const rows = empty ? [] : await this.events.pageWithNodes(range);
+    const { data, hasMore } = takePage(rows, limit, reversed);
+    const nodes = await this.nodesOf(graph, data, query, now);
     const items = data.map((e, i) =>
-      presentEvent(graph, e, nodes && (nodes[i] ? this.presenter.present(graph, nodes[i]) : null)),
+      presentEvent(graph, e, nodes[i] ? this.presenter.present(graph, nodes[i]) : null),
     );
-    return listEnvelope(this.url(graph, moment, query), moment.eventId, hasMore, items);
+    return listEnvelope(url, moment.eventId, hasMore, items);
   }
 
   /** A cursor's sequence: an event of this list (trimmed ones are 410 with the retained bounds). */
@@ -82,29 +95,18 @@ export class EventListService {
   /** `data.node`: each event's node as it stood just after the event, at that event's moment. */
   private async nodesOf(
     graph: GraphRow,
-    events: EventRow[],
+    events: EventWithNode[],
     query: EventListQuery,
     now: number,
   ): Promise<(NodeSlot | null)[]> {
-    const bySeq = new Map(events.map((e) => [e.seq, e.created]));
-    const missing = events
-      .map((e) => e.seq + 1)
-      .filter((s) => s <= graph.appliedSeq && !bySeq.has(s));
-    const facts = await this.events.facts(missing.map((seq) => ({ graphId: graph.graphId, seq })));
-    facts.forEach((f) => f && bySeq.set(f.seq, f.created));
-    const momentOf = (seq: number): Moment => ({
-      seq,
-      eventId: eventId(graph.graphId, seq),
-      at: seq === graph.appliedSeq ? now : (bySeq.get(seq + 1) ?? now),
+    const momentOf = (e: EventWithNode): Moment => ({
+      seq: e.seq,
+      eventId: eventId(graph.graphId, e.seq),
+      at: e.seq === graph.appliedSeq ? now : (e.nextCreated ?? now),
     });
-    const recs = await this.nodes.findManyAt(
-      graph.graphId,
-      events.map((e) => ({ nodeNo: e.nodeNo, seq: e.seq })),
+    const slots = events.map((e) =>
+      e.node ? nodeSlot(e.node, momentOf(e), query.expand.tree ?? undefined) : null,
     );
-    const slots = events.map((e, i) => {
-      const rec = recs[i];
-      return rec ? nodeSlot(rec, momentOf(e.seq), query.expand.tree ?? undefined) : null;
-    });
     const present = slots.filter((s): s is NodeSlot => s !== null);
     const budget = new ExpandBudget();
     budget.take(present.length);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { graphKeyFromId } from '@graph-history/domain';
-import { GraphReadRepository, GraphRow } from '@graph-history/db';
+import { GraphAt, GraphReadRepository, GraphRow } from '@graph-history/db';
 import { apiKeyRestricted, mayReadGraph, Principal, resourceMissing } from '@graph-history/http';
+import { AsOf } from '../as-of/as-of';
 import { quote } from '../query/query-values';
 import { GraphIdCache } from './graph-id-cache.service';
 
@@ -34,6 +35,15 @@ export class GraphAccessService {
     if (row === null) throw missing(graphId);
     this.check(principal, row.graph, graphId);
     return row;
+  }
+
+  /**
+   * The graph `graphId` names, with the sequence and next event's time of the event `asOf` names
+   * (or the newest) for MomentService.resolve, in one query, if this key may read it.
+   */
+  findAt(principal: Principal, graphId: string, asOf: AsOf): Promise<GraphAt> {
+    const seq = asOf.kind === 'event' ? asOf.seq : null;
+    return this.readWith(principal, graphId, (id) => this.graphs.findAt(id, seq));
   }
 
   /** The graph read by `graphId`, if this key may read it. */

@@ -1,44 +1,59 @@
 import { Injectable } from '@nestjs/common';
-import { graphKeyFromId, eventId } from '@graph-history/domain';
-import { GraphListFilter, GraphListPosition, GraphReadRepository } from '@graph-history/db';
+import { emptyCounts, eventId, graphKeyFromId } from '@graph-history/domain';
+import { GraphReadRepository } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
 import { quote } from '../query/query-values';
+import { GraphIdCache } from './graph-id-cache.service';
 import { GraphListQuery, LAST_EVENT_FILTERS } from './graph-list.query';
 import { GraphViewService } from './graph-view.service';
 
-/** GET /graphs (read-api.md 4.1): the key's watch graphs, most recently active first. */
+/**
+ * GET /graphs (read-api.md 4.1): the key's watch graphs, most recently active first; one
+ * statement reads the page, the cursor's place in it and each graph's facts now.
+ */
 @Injectable()
 export class GraphListService {
   constructor(
     private readonly graphs: GraphReadRepository,
+    private readonly ids: GraphIdCache,
     private readonly view: GraphViewService,
   ) {}
 
   async list(principal: Principal, query: GraphListQuery): Promise<ListEnvelope<unknown>> {
     const { limit, startingAfter, endingBefore } = query.page;
-    const filter: GraphListFilter = {
+    const cursor = startingAfter ?? endingBefore;
+    const param = startingAfter === undefined ? 'ending_before' : 'starting_after';
+    const cursorId = cursor === undefined ? undefined : await this.cursorId(cursor, param);
+    const now = Date.now();
+    const rows = await this.graphs.list({
       accountId: principal.accountId,
       graphKeys: principal.graphKeys,
       lastEvent: query.lastEvent,
-    };
-    const after =
-      startingAfter === undefined
-        ? undefined
-        : await this.cursor(filter, startingAfter, 'starting_after');
-    const before =
-      endingBefore === undefined
-        ? undefined
-        : await this.cursor(filter, endingBefore, 'ending_before');
-    const rows = await this.graphs.list({ ...filter, after, before, limit: limit + 1 });
-    const { data, hasMore } = takePage(rows, limit, before !== undefined);
-    const now = Date.now();
-    const atNow = data.map((graph) => ({
-      graph,
-      moment: { seq: graph.appliedSeq, eventId: eventId(graph.graphId, graph.appliedSeq), at: now },
-    }));
-    const facts = await this.view.factsOf(atNow);
-    const items = await this.view.present(atNow.map((g, i) => ({ ...g, facts: facts[i]! })));
+      after: endingBefore === undefined ? cursorId : undefined,
+      before: endingBefore === undefined ? undefined : cursorId,
+      limit: limit + 1,
+      now,
+      activeSince: this.view.activeSince(now),
+    });
+    if (rows === null) throw notInList(cursor!, param);
+    const { data, hasMore } = takePage(rows, limit, endingBefore !== undefined);
+    const items = await this.view.present(
+      data.map(({ graph, firstEventCreated, activeWorking }) => ({
+        graph,
+        moment: {
+          seq: graph.appliedSeq,
+          eventId: eventId(graph.graphId, graph.appliedSeq),
+          at: now,
+        },
+        facts: {
+          firstEventCreated,
+          counts: graph.counts ?? emptyCounts(),
+          lastEvent: graph.lastEvent,
+          activeWorking,
+        },
+      })),
+    );
     const url = listUrl('/api/v1/graphs', [
       ...LAST_EVENT_FILTERS.map((op): [string, number | undefined] => [
         `last_event[${op}]`,
@@ -49,19 +64,14 @@ export class GraphListService {
     return listEnvelope(url, null, hasMore, items);
   }
 
-  /** A cursor graph must be in the list (the repository's filters decide). */
-  private async cursor(
-    filter: GraphListFilter,
-    id: string,
-    param: string,
-  ): Promise<GraphListPosition> {
+  /** The id of a cursor graph; whether the list holds it, the page's statement decides. */
+  private async cursorId(id: string, param: string): Promise<number> {
     const key = graphKeyFromId(id);
-    const graph = key === null ? null : await this.graphs.findInList(filter, key);
-    if (graph?.lastEvent == null)
-      throw resourceMissing(
-        param,
-        `${quote(id)} is not a graph of this list; pass an id from a page of it.`,
-      );
-    return { lastEvent: graph.lastEvent, graphKey: graph.graphKey };
+    const graphId = key === null ? null : await this.ids.idOf(key);
+    if (graphId === null) throw notInList(id, param);
+    return graphId;
   }
 }
+
+const notInList = (id: string, param: string) =>
+  resourceMissing(param, `${quote(id)} is not a graph of this list; pass an id from a page of it.`);

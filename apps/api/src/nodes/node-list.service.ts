@@ -36,8 +36,8 @@ export class NodeListService {
         'max_depth counts levels below ancestor_id; add ancestor_id or drop max_depth.',
       );
     }
-    const graph = await this.access.find(principal, graphId);
-    const moment = await this.moments.resolve(graph, query.asOf, Date.now());
+    const { graph, ...prefetched } = await this.access.findAt(principal, graphId, query.asOf);
+    const moment = await this.moments.resolve(graph, query.asOf, Date.now(), prefetched);
     const filter = await this.filter(graph, moment, query);
     const { limit, startingAfter, endingBefore } = query.page;
     const after =

@@ -1,6 +1,14 @@
-import type { StoredEvent, StoredGraphCounts } from '@graph-history/domain';
+import {
+  fromStoredNodeRecord,
+  type NodeRecord,
+  type StoredEvent,
+  type StoredGraphCounts,
+} from '@graph-history/domain';
+import { sql, type Expression, type Kysely } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
+import type { Database } from '../schema';
+import { versionAt } from './node-version-queries';
 import { unnestRows } from './unnest-rows';
 
 /** `created` and `counts` of one event. */
@@ -12,6 +20,17 @@ export interface EventFacts {
 
 /** An event as the events list shows it. */
 export type EventRow = Omit<StoredEvent, 'key' | 'counts'>;
+
+/** An event of a page with its node as it stood just after the event. */
+export interface EventWithNode extends EventRow {
+  /** The node as of this event; null when it did not exist. */
+  node: NodeRecord | null;
+  /**
+   * `created` of the event after this one when it is on the page or just past the range's top
+   * (sequences have no gaps, so only the row at the far end of an `asc` page's scan has none).
+   */
+  nextCreated: number | null;
+}
 
 export interface EventPageQuery {
   graphId: number;
@@ -36,6 +55,84 @@ const eventFacts = new PreparedStatement(
       )
       .select(['p.i', 'e.seq', 'e.created', 'e.counts']),
 );
+
+/** The columns of an events list row. */
+const LISTED = ['seq', 'type', 'created', 'node_no', 'source', 'payload', 'changes'] as const;
+
+type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> };
+
+/** The events of one page, in scan order. */
+const eventsPage = (db: Kysely<Database>, q: PageArgs, direction: 'asc' | 'desc') =>
+  db
+    .selectFrom('events')
+    .select(LISTED)
+    .where('graph_id', '=', q.graphId)
+    .where('seq', '>=', q.fromSeq)
+    .where('seq', '<=', q.toSeq)
+    .orderBy('seq', direction)
+    .limit(q.limit);
+
+const PAGE_ARGS = {
+  graphId: pgArg<number>('bigint'),
+  fromSeq: pgArg<number>('bigint'),
+  toSeq: pgArg<number>('bigint'),
+  limit: pgArg<number>('int'),
+};
+
+/**
+ * A page of events with each event's node as of it, in one statement: the version the event
+ * wrote is a primary-key equality probe (`valid_from = seq`); only an event that wrote none falls
+ * back to the newest earlier version. No window or sort: rows keep the events index's order.
+ */
+const pageWithNodes = (direction: 'asc' | 'desc') =>
+  new PreparedStatement(`gh_events_with_nodes_${direction}`, PAGE_ARGS, (db, arg) =>
+    db
+      .selectFrom(eventsPage(db, arg, direction).as('e'))
+      .leftJoin('node_versions as w', (join) =>
+        join
+          .on('w.graph_id', '=', arg.graphId)
+          .onRef('w.node_no', '=', 'e.node_no')
+          .onRef('w.valid_from', '=', 'e.seq'),
+      )
+      .select((eb) => [
+        ...LISTED.map((c) => `e.${c}` as const),
+        eb.fn
+          .coalesce(
+            'w.rec',
+            versionAt(arg.graphId, eb.ref('e.node_no'), eb.ref('e.seq'))
+              .select('v.rec')
+              .$asScalar(),
+          )
+          .as('rec'),
+        eb
+          .selectFrom('events as n')
+          .select('n.created')
+          .where('n.graph_id', '=', arg.graphId)
+          .where('n.seq', '=', eb(arg.toSeq, '+', sql.lit(1)))
+          .$asScalar()
+          .as('after_created'),
+      ])
+      .orderBy('e.seq', direction),
+  );
+const pagesWithNodes = { asc: pageWithNodes('asc'), desc: pageWithNodes('desc') };
+
+const toEventRow = (r: {
+  seq: number;
+  type: string;
+  created: number;
+  node_no: number;
+  source: EventRow['source'];
+  payload: EventRow['payload'];
+  changes: EventRow['changes'];
+}): EventRow => ({
+  seq: r.seq,
+  type: r.type,
+  created: r.created,
+  nodeNo: r.node_no,
+  source: r.source,
+  payload: r.payload,
+  changes: r.changes,
+});
 
 export class EventReadRepository {
   constructor(private readonly db: Db) {}
@@ -85,23 +182,27 @@ export class EventReadRepository {
 
   /** One page of events in the given direction, within the inclusive range. */
   async page(q: EventPageQuery): Promise<EventRow[]> {
-    const rows = await this.db
-      .selectFrom('events')
-      .select(['seq', 'type', 'created', 'node_no', 'source', 'payload', 'changes'])
-      .where('graph_id', '=', q.graphId)
-      .where('seq', '>=', q.fromSeq)
-      .where('seq', '<=', q.toSeq)
-      .orderBy('seq', q.direction)
-      .limit(q.limit)
-      .execute();
+    const rows = await eventsPage(
+      this.db,
+      {
+        graphId: sql.val(q.graphId),
+        fromSeq: sql.val(q.fromSeq),
+        toSeq: sql.val(q.toSeq),
+        limit: sql.val(q.limit),
+      },
+      q.direction,
+    ).execute();
+    return rows.map(toEventRow);
+  }
+
+  /** `page`, each event with its node as it stood just after it and the next event's `created`. */
+  async pageWithNodes(q: EventPageQuery): Promise<EventWithNode[]> {
+    const rows = await pagesWithNodes[q.direction].rows(this.db, q);
+    const createdAt = new Map(rows.map((r) => [r.seq, r.created]));
     return rows.map((r) => ({
-      seq: r.seq,
-      type: r.type,
-      created: r.created,
-      nodeNo: r.node_no,
-      source: r.source,
-      payload: r.payload,
-      changes: r.changes,
+      ...toEventRow(r),
+      node: r.rec === null ? null : fromStoredNodeRecord(r.rec),
+      nextCreated: createdAt.get(r.seq + 1) ?? (r.seq === q.toSeq ? r.after_created : null),
     }));
   }
 }

@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, GraphsTable } from '../schema';
 import type { GraphRow } from './graph-read.repository';
 
@@ -49,3 +49,15 @@ export const momentSeq = (
   seq: Expression<number | null>,
 ) =>
   eb.fn<number>('least', [eb.fn.coalesce(seq, eb.ref('g.applied_seq')), eb.ref('g.applied_seq')]);
+
+/** On a graph `g`: `created` of the event after `seq`, null past the newest (a scalar subquery). */
+export const nextEventCreated = (
+  eb: ExpressionBuilder<Database & { g: GraphsTable }, 'g'>,
+  seq: Expression<number>,
+) =>
+  eb
+    .selectFrom('events as e')
+    .select('e.created')
+    .whereRef('e.graph_id', '=', 'g.graph_id')
+    .where('e.seq', '=', eb(seq, '+', sql.lit(1)))
+    .$asScalar();

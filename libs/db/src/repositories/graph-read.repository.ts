@@ -2,7 +2,13 @@ import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphById, momentSeq, toGraphRow } from './graph-queries';
+import {
+  GRAPH_COLUMNS,
+  graphById,
+  momentSeq,
+  nextEventCreated,
+  toGraphRow,
+} from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
@@ -30,12 +36,6 @@ export interface GraphApplyError {
   since: number;
 }
 
-/** Position of a graph in the graph list: `last_event` desc, then key. */
-export interface GraphListPosition {
-  lastEvent: number;
-  graphKey: string;
-}
-
 /** Which graphs a graph list holds: the account's watch graphs with events, filtered. */
 export interface GraphListFilter {
   accountId: number;
@@ -45,10 +45,30 @@ export interface GraphListFilter {
 }
 
 export interface GraphListQuery extends GraphListFilter {
-  /** Items after this position in list order, or before it (then returned nearest first). */
-  after?: GraphListPosition;
-  before?: GraphListPosition;
+  /** Items after this graph (an id) in list order, or before it (then returned nearest first). */
+  after?: number;
+  before?: number;
   limit: number;
+  /** Now, and the instant from which a working node's `last_event` keeps it active (not stale). */
+  now: number;
+  activeSince: number;
+}
+
+/** A graph of a graph list page, with what its Graph shows as of its newest event. */
+export interface ListedGraph {
+  graph: GraphRow;
+  firstEventCreated: number | null;
+  /** Working nodes last touched at or after `activeSince` (to `now`, or the newest event). */
+  activeWorking: number;
+}
+
+/** A graph by id as of an event: what a moment needs besides the row, in the same round trip. */
+export interface GraphAt {
+  graph: GraphRow;
+  /** The event read at: the one asked for, or the newest when none was given or it is later. */
+  seq: number;
+  /** `created` of the event after `seq`; null when `seq` is the newest event. */
+  nextCreated: number | null;
 }
 
 /** A graph read's one round trip: the graph and the events that describe it at the moment. */
@@ -82,6 +102,19 @@ const idByKey = new PreparedStatement(
   { graphKey: pgArg<string>('text') },
   (db, arg) =>
     db.selectFrom('graph_directory').select('graph_id').where('graph_key', '=', arg.graphKey),
+);
+
+/** The graph by id, the moment's sequence and the next event's `created` (see GraphAt). */
+const findAt = new PreparedStatement(
+  'gh_graph_at',
+  { graphId: pgArg<number>('bigint'), seq: pgArg<number | null>('bigint') },
+  (db, arg) =>
+    graphById(db, arg.graphId)
+      .select(GRAPH_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        return [seq.as('seq'), nextEventCreated(eb, seq).as('next_created')];
+      }),
 );
 
 const findWithFacts = new PreparedStatement(
@@ -135,6 +168,93 @@ const findWithFacts = new PreparedStatement(
   { asJson: true },
 );
 
+const MIN_BIGINT = sql.raw<number>('(-9223372036854775807 - 1)');
+const MAX_BIGINT = sql.raw<number>('9223372036854775807');
+
+const LIST_ARGS = {
+  accountId: pgArg<number>('bigint'),
+  graphKeys: pgArg<string[] | null>('text[]'),
+  gt: pgArg<number | null>('bigint'),
+  gte: pgArg<number | null>('bigint'),
+  lt: pgArg<number | null>('bigint'),
+  lte: pgArg<number | null>('bigint'),
+  cursorId: pgArg<number | null>('bigint'),
+  limit: pgArg<number>('int'),
+  now: pgArg<number>('bigint'),
+  activeSince: pgArg<number>('bigint'),
+};
+
+/**
+ * A graph list page in one statement: the account's watch graphs with events, within the
+ * filters, in list order (`last_event` desc, key asc; reversed for `before` pages) from the cursor
+ * graph's position on, the cursor itself first when the list holds it: a walk of
+ * graphs_account_activity from the cursor's `last_event`. Each graph of the page then gets its
+ * first retained event's `created` and its active working nodes now.
+ */
+const listPage = (reverse: boolean) =>
+  new PreparedStatement(reverse ? 'gh_graph_list_before' : 'gh_graph_list', LIST_ARGS, (db, a) => {
+    const cursor = <C extends 'last_event' | 'graph_key'>(column: C) =>
+      db.selectFrom('graphs as c').select(`c.${column}`).where('c.graph_id', '=', a.cursorId);
+    const page = db
+      .selectFrom('graphs as g')
+      .select(GRAPH_COLUMNS)
+      .where('g.account_id', '=', a.accountId)
+      .where('g.source', '=', sql.lit('watch'))
+      .where('g.last_event', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb(a.graphKeys, 'is', null),
+          eb('g.graph_key', '=', sql<string>`any(${a.graphKeys})`),
+        ]),
+      )
+      // absent bounds as the widest ones, so that every bound is an index condition
+      .where('g.last_event', '>', (eb) => eb.fn.coalesce(a.gt, MIN_BIGINT))
+      .where('g.last_event', '>=', (eb) => eb.fn.coalesce(a.gte, MIN_BIGINT))
+      .where('g.last_event', '<', (eb) => eb.fn.coalesce(a.lt, MAX_BIGINT))
+      .where('g.last_event', '<=', (eb) => eb.fn.coalesce(a.lte, MAX_BIGINT))
+      .where((eb) => {
+        const at = eb.fn.coalesce(
+          cursor('last_event').$asScalar(),
+          reverse ? MIN_BIGINT : MAX_BIGINT,
+        );
+        const key = eb.fn.coalesce(cursor('graph_key').$asScalar(), sql.lit(''));
+        return eb.and([
+          eb('g.last_event', reverse ? '>=' : '<=', at),
+          eb.or([
+            eb('g.last_event', reverse ? '>' : '<', at),
+            eb('g.graph_key', reverse ? '<=' : '>=', key),
+          ]),
+        ]);
+      })
+      // nulls placement matches the index, so the page is an index walk
+      .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+      .orderBy('g.graph_key', reverse ? 'desc' : 'asc')
+      .limit(a.limit);
+    return db
+      .selectFrom(page.as('g'))
+      .select(GRAPH_COLUMNS)
+      .select((eb) => [
+        eb
+          .selectFrom('events as e')
+          .select('e.created')
+          .whereRef('e.graph_id', '=', 'g.graph_id')
+          .whereRef('e.seq', '=', 'g.first_seq')
+          .$asScalar()
+          .as('first_created'),
+        activeWorkingCount({
+          graphId: eb.ref('g.graph_id'),
+          seq: eb.ref('g.applied_seq'),
+          since: a.activeSince,
+          // versions valid now were last touched by now, or by the newest event when its
+          // sender's clock ran ahead of ours
+          until: eb.fn('greatest', [a.now, eb.ref('g.last_event')]),
+        }).as('active_working'),
+      ])
+      .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+      .orderBy('g.graph_key', reverse ? 'desc' : 'asc');
+  });
+const listPages = { after: listPage(false), before: listPage(true) };
+
 export class GraphReadRepository {
   constructor(private readonly db: Db) {}
 
@@ -142,6 +262,12 @@ export class GraphReadRepository {
   async idByKey(graphKey: string): Promise<number | null> {
     const [row] = await idByKey.rows(this.db, { graphKey });
     return row ? row.graph_id : null;
+  }
+
+  /** The graph by id as of event `seq` (or the newest): one index lookup each. */
+  async findAt(graphId: number, seq: number | null): Promise<GraphAt | null> {
+    const [r] = await findAt.rows(this.db, { graphId, seq });
+    return r ? { graph: toGraphRow(r), seq: r.seq, nextCreated: r.next_created } : null;
   }
 
   /**
@@ -177,59 +303,28 @@ export class GraphReadRepository {
   /**
    * One page of the account's watch graphs that have at least one event, in list order
    * (`last_event` desc, key asc); with `before`, the page nearest the cursor in reverse order.
-   * Walks the index graphs_account_activity.
+   * Null when the cursor graph is not one of this list.
    */
-  async list(q: GraphListQuery): Promise<GraphRow[]> {
-    const reverse = q.before !== undefined;
-    let query = this.listed(q);
-    if (q.after) {
-      const { lastEvent, graphKey } = q.after;
-      query = query.where((eb) =>
-        eb.or([
-          eb('g.last_event', '<', lastEvent),
-          eb.and([eb('g.last_event', '=', lastEvent), eb('g.graph_key', '>', graphKey)]),
-        ]),
-      );
-    }
-    if (q.before) {
-      const { lastEvent, graphKey } = q.before;
-      query = query.where((eb) =>
-        eb.or([
-          eb('g.last_event', '>', lastEvent),
-          eb.and([eb('g.last_event', '=', lastEvent), eb('g.graph_key', '<', graphKey)]),
-        ]),
-      );
-    }
-    const rows = await query
-      // nulls placement matches the index, so the page is an index walk
-      .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
-      .orderBy('g.graph_key', reverse ? 'desc' : 'asc')
-      .limit(q.limit)
-      .execute();
-    return rows.map(toGraphRow);
-  }
-
-  /** The graph when the list `filter` describes holds it (a cursor's check), else null. */
-  async findInList(filter: GraphListFilter, graphKey: string): Promise<GraphRow | null> {
-    const row = await this.listed(filter).where('g.graph_key', '=', graphKey).executeTakeFirst();
-    return row ? toGraphRow(row) : null;
-  }
-
-  /** The graphs a graph list holds: the one place its filters are written. */
-  private listed(f: GraphListFilter) {
-    let query = this.db
-      .selectFrom('graphs as g')
-      .select(GRAPH_COLUMNS)
-      .where('g.account_id', '=', f.accountId)
-      .where('g.source', '=', 'watch')
-      .where('g.last_event', 'is not', null);
-    if (f.graphKeys)
-      query = query.where('g.graph_key', 'in', f.graphKeys.length ? f.graphKeys : ['']);
-    const { gt, gte, lt, lte } = f.lastEvent;
-    if (gt !== undefined) query = query.where('g.last_event', '>', gt);
-    if (gte !== undefined) query = query.where('g.last_event', '>=', gte);
-    if (lt !== undefined) query = query.where('g.last_event', '<', lt);
-    if (lte !== undefined) query = query.where('g.last_event', '<=', lte);
-    return query;
+  async list(q: GraphListQuery): Promise<ListedGraph[] | null> {
+    const cursorId = q.before ?? q.after ?? null;
+    const { gt = null, gte = null, lt = null, lte = null } = q.lastEvent;
+    const rows = await listPages[q.before === undefined ? 'after' : 'before'].rows(this.db, {
+      accountId: q.accountId,
+      graphKeys: q.graphKeys,
+      gt,
+      gte,
+      lt,
+      lte,
+      cursorId,
+      limit: q.limit + (cursorId === null ? 0 : 1),
+      now: q.now,
+      activeSince: q.activeSince,
+    });
+    if (cursorId !== null && rows.shift()?.graph_id !== cursorId) return null;
+    return rows.map((r) => ({
+      graph: toGraphRow(r),
+      firstEventCreated: r.first_created,
+      activeWorking: r.active_working,
+    }));
   }
 }

@@ -6,13 +6,11 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { expressionBuilder, sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import type { Database } from '../schema';
-import { GRAPH_COLUMNS, graphById, momentSeq, toGraphRow } from './graph-queries';
+import { GRAPH_COLUMNS, graphById, momentSeq, nextEventCreated, toGraphRow } from './graph-queries';
 import { GraphRow } from './graph-read.repository';
-import { activeWorkingCount, notSuperseded } from './node-version-queries';
+import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 
@@ -52,20 +50,6 @@ export interface NodePageQuery extends NodeListFilter {
 const groupRecords = (count: number, rows: { i: number; rec: StoredNodeRecord }[]) =>
   groupByOrdinal(count, rows, (r) => fromStoredNodeRecord(r.rec));
 
-/** The newest version of node `nodeNo` valid at `seq`: `v.rec` and friends, for a subquery. */
-const versionAt = (
-  graphId: Expression<number>,
-  nodeNo: Expression<number>,
-  seq: Expression<number>,
-) =>
-  expressionBuilder<Database, never>()
-    .selectFrom('node_versions as v')
-    .where('v.graph_id', '=', graphId)
-    .where('v.node_no', '=', nodeNo)
-    .where('v.valid_from', '<=', seq)
-    .orderBy('v.valid_from', 'desc')
-    .limit(sql.lit(1));
-
 const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
   {
@@ -81,13 +65,7 @@ const findWithGraph = new PreparedStatement(
         return [
           seq.as('seq'),
           versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq).select('v.rec').$asScalar().as('rec'),
-          eb
-            .selectFrom('events as e')
-            .select('e.created')
-            .whereRef('e.graph_id', '=', 'g.graph_id')
-            .where('e.seq', '=', eb(seq, '+', sql.lit(1)))
-            .$asScalar()
-            .as('next_created'),
+          nextEventCreated(eb, seq).as('next_created'),
         ];
       }),
   { asJson: true },

@@ -40,3 +40,17 @@ export function activeWorkingCount(w: {
       .$asScalar()
   );
 }
+
+/** The newest version of node `nodeNo` valid at `seq`: `v.rec` and friends, for a subquery. */
+export const versionAt = (
+  graphId: Expression<number>,
+  nodeNo: Expression<number>,
+  seq: Expression<number>,
+) =>
+  expressionBuilder<Database, never>()
+    .selectFrom('node_versions as v')
+    .where('v.graph_id', '=', graphId)
+    .where('v.node_no', '=', nodeNo)
+    .where('v.valid_from', '<=', seq)
+    .orderBy('v.valid_from', 'desc')
+    .limit(sql.lit(1));
