@@ -2,13 +2,7 @@ import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import {
-  GRAPH_COLUMNS,
-  graphById,
-  momentSeq,
-  nextEventCreated,
-  toGraphRow,
-} from './graph-queries';
+import { GRAPH_COLUMNS, graphById, momentSeq, nextEventCreated, toGraphRow } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
