@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:api-ab <other checkout>`: this checkout's API against another's (say a worktree of
- * an older commit, built with `pnpm build`) on node and graph reads, interleaved round by round
- * with the baseline, so a before/after holds on a busy machine. Each side reads its own seeded
+ * an older commit, built with `pnpm build`) on the read scenarios of `pnpm bench:api` (node and
+ * graph reads unless BENCH_API_SCENARIOS names others), interleaved round by round with the
+ * baseline, so a before/after holds on a busy machine. Each side reads its own seeded
  * database: this one BENCH_API_DB (as `pnpm bench:api`), the other BENCH_API_AB_DB (seeded by that
  * checkout's write path, e.g. by running this checkout's bench/ there). Prints each round's req/s
  * and share of the baseline run just before, and the medians.
@@ -12,25 +13,23 @@ import { createDb } from '@graph-history/db';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { ACCOUNT } from './support/api-seed';
 import { ApiBench, openApiBench, scenarioTargets } from './support/api-setup';
-import { ApiTargets } from './support/api-targets';
+import { readScenarios, Scenario } from './support/api-scenarios';
 import { benchDatabase } from './support/bench-database';
 import { startApi, startBaseline } from './support/api-servers';
 import { stopServer } from './support/child-server';
 import { loadAverage } from './support/machine-load';
-import { requireWrk, runWrk, Target } from './support/wrk';
+import { requireWrk, runWrk, Target, WrkResult } from './support/wrk';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
-const SCENARIOS: [string, (t: ApiTargets) => Target[]][] = [
-  ['node read', (t) => t.nodeReads],
-  ['graph read', (t) => t.graphReads],
-];
+process.env.BENCH_API_SCENARIOS ??= 'node-read,graph-read';
 
 interface Side {
   name: string;
   baseUrl: string;
   auth: string;
-  targets: ApiTargets;
+  scenarios: Scenario[];
+  baseline: Target[];
 }
 
 async function main(): Promise<void> {
@@ -59,26 +58,36 @@ async function main(): Promise<void> {
       [here, servers[0]!, 'this checkout'],
       [there, servers[1]!, other],
     ] as const) {
-      const { targets } = await scenarioTargets(bench, server.baseUrl);
-      sides.push({ name: label, baseUrl: server.baseUrl, auth: bench.auth, targets });
+      const { targets, mixed } = await scenarioTargets(bench, server.baseUrl);
+      sides.push({
+        name: label,
+        baseUrl: server.baseUrl,
+        auth: bench.auth,
+        scenarios: readScenarios(targets, mixed),
+        baseline: targets.baseline,
+      });
     }
-    for (const [scenario, pick] of SCENARIOS) {
+    for (const [n, { name: scenario, connections }] of sides[0]!.scenarios.entries()) {
       const shares: number[][] = sides.map(() => []);
+      const p50s: number[][] = sides.map(() => []);
       for (let round = 0; round < ROUNDS; round++) {
-        const base = await measure(baseline.baseUrl, sides[0]!.targets.baseline);
+        const base = (await measure(baseline.baseUrl, sides[0]!.baseline, 50)).reqPerSec;
         // Alternate which side goes first, so a drift in load favours neither.
         const order = round % 2 === 0 ? [0, 1] : [1, 0];
         const cells: string[] = [`round ${round + 1}: baseline ${base.toFixed(0)} req/s`];
         for (const i of order) {
           const s = sides[i]!;
-          const rps = await measure(s.baseUrl, pick(s.targets), s.auth);
-          shares[i]!.push(rps / base);
-          cells.push(`${s.name} ${rps.toFixed(0)} req/s (${pct(rps / base)})`);
+          const r = await measure(s.baseUrl, s.scenarios[n]!.targets, connections, s.auth);
+          shares[i]!.push(r.reqPerSec / base);
+          p50s[i]!.push(r.p50Ms);
+          cells.push(
+            `${s.name} ${r.reqPerSec.toFixed(0)} req/s (${pct(r.reqPerSec / base)}), p50 ${r.p50Ms.toFixed(1)} ms`,
+          );
         }
         console.log(`${scenario}, ${cells.join(', ')}`);
       }
       console.log(
-        `${scenario}, median share of baseline: ${sides.map((s, i) => `${s.name} ${pct(median(shares[i]!))}`).join(', ')}`,
+        `${scenario}, medians: ${sides.map((s, i) => `${s.name} ${pct(median(shares[i]!))} of baseline, p50 ${median(p50s[i]!).toFixed(1)} ms`).join('; ')}`,
       );
     }
     console.log(`${new Date().toISOString()} ${loadAverage()} at end`);
@@ -88,10 +97,15 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(baseUrl: string, targets: Target[], auth?: string): Promise<number> {
-  const run = (seconds: number) => runWrk({ baseUrl, targets, connections: 50, seconds, auth });
+async function measure(
+  baseUrl: string,
+  targets: Target[],
+  connections: number,
+  auth?: string,
+): Promise<WrkResult> {
+  const run = (seconds: number) => runWrk({ baseUrl, targets, connections, seconds, auth });
   await run(1);
-  return (await run(SECONDS)).reqPerSec;
+  return run(SECONDS);
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
