@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createDb } from '@graph-history/db';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { ACCOUNT } from './support/api-seed';
-import { ApiBench, openApiBench, scenarioTargets } from './support/api-setup';
+import { ApiBench, openApiBench, scenarioTargets, vacuumReadTables } from './support/api-setup';
 import { readScenarios, Scenario } from './support/api-scenarios';
 import { benchDatabase } from './support/bench-database';
 import { startApi, startBaseline } from './support/api-servers';
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const here = await openApiBench();
   const { name, url } = benchDatabase('BENCH_API_AB_DB', 'gh_bench_api_ab');
   const theirDb = createDb(url, { max: 4 });
+  await vacuumReadTables(theirDb);
   const there: ApiBench = {
     db: theirDb,
     databaseName: name,
