@@ -5,8 +5,8 @@ import { Logger } from 'nestjs-pino';
 import { ReplicaRouting } from '@graph-history/db';
 import { ErrorEnvelopeFilter, fastifySetup } from '@graph-history/http';
 import { ApiModule, ApiModuleOptions } from './api.module';
-import { addConditionalGet } from './http/conditional-get';
 import { refuseOtherMethods } from './http/read-only-methods';
+import { addResponseHook } from './http/response-hook';
 import { ApiMetrics } from './ops/api-metrics';
 import { publicBaseUrl } from './public-urls';
 import { FairShare } from './rate-limit/fair-share';
@@ -20,16 +20,10 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   const adapter = new FastifyAdapter(http.adapterOptions);
   // platform-fastify types the raw request as its own alias of IncomingMessage: same object
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  http.install(fastify);
+  http.install(fastify, { requestIdHook: false });
   refuseOtherMethods(fastify, docBase, VIEWER_FORM_PATHS);
-  // before the ETag hook, which empties 304 bodies: a request costs what it built
   const ready: { fairShare?: FairShare } = {};
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    const charged = ready.fairShare?.settle(req, reply, payload);
-    if (!charged) return done(null, payload);
-    charged.then(() => done(null, payload), done);
-  });
-  addConditionalGet(fastify);
+  addResponseHook(fastify, () => ready.fairShare);
   const replicaUrls = options.config.DATABASE_REPLICA_URLS;
   const routing = replicaUrls ? new ReplicaRouting(options.db, replicaUrls) : null;
   if (routing) new ReplicaReads(routing, options.config.REPLICA_MAX_WAIT_MS).install(fastify);
@@ -43,7 +37,7 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   ready.fairShare = app.get(FairShare);
   const metrics = app.get(ApiMetrics);
   fastify.addHook('onResponse', (_req, reply, done) => {
-    metrics.requests.inc({ status: String(reply.statusCode) });
+    metrics.answered(reply.statusCode);
     done();
   });
   await app.init();

@@ -63,6 +63,8 @@ export class PreparedStatement<S extends ArgTypes, R> {
   readonly text: string;
   private readonly parameters: readonly unknown[];
   private readonly asJson: boolean;
+  /** pg's query config without its values: each call's config inherits it (see rows). */
+  private readonly config: { name: string; text: string };
 
   /**
    * With `asJson`, each row travels as one json value (`row_to_json`): pg then describes and
@@ -88,13 +90,17 @@ export class PreparedStatement<S extends ArgTypes, R> {
     this.asJson = asJson;
     this.text = asJson ? `select row_to_json(r) as r from (${compiled.sql}) as r` : compiled.sql;
     this.parameters = compiled.parameters;
+    this.config = { name, text: this.text };
   }
 
   async rows(db: Db, args: ArgValues<S>): Promise<R[]> {
     const values = this.parameters.map((p) => (p instanceof Arg ? args[p.name] : p));
     const pool = pools.get(db);
+    // pg copies every query config's own properties (cloneQueryConfig): only `values` is own
+    const config = Object.create(this.config) as { name: string; text: string; values: unknown[] };
+    config.values = values;
     const rows = pool
-      ? (await pool.query({ name: this.name, text: this.text, values })).rows
+      ? (await pool.query(config)).rows
       : (await db.executeQuery(CompiledQuery.raw(this.text, values))).rows;
     return this.asJson ? rows.map((row) => (row as { r: R }).r) : (rows as R[]);
   }

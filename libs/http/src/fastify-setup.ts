@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorHandler } from './client-errors';
 import { frameworkErrors } from './framework-errors';
 import { PathParams } from './path-params';
@@ -6,6 +6,19 @@ import { genReqId } from './request-id';
 
 /** Longer than any URL Node accepts (16 KB of headers), so over-long ids reach the handlers. */
 const MAX_PARAM_LENGTH = 16 * 1024;
+
+export interface InstallOptions {
+  /**
+   * Whether `install` adds its own onSend hook for the Request-Id header; false when the app sets
+   * it in an onSend hook of its own (with setRequestIdHeader), one hook per response being cheaper.
+   */
+  requestIdHook?: boolean;
+}
+
+/** Every response carries `Request-Id: req_…`. */
+export function setRequestIdHeader(req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('Request-Id', req.id);
+}
 
 export interface HttpOptions {
   /** Base of `doc_url` links. */
@@ -35,11 +48,12 @@ export function fastifySetup({ docBase, bodyLimit = 1024 * 1024, trustProxy }: H
       clientErrorHandler: clientErrorHandler(docBase),
       frameworkErrors: frameworkErrors(docBase, params),
     },
-    install(app: FastifyInstance): void {
+    install(app: FastifyInstance, { requestIdHook = true }: InstallOptions = {}): void {
       params.watch(app);
-      // every response carries `Request-Id: req_…` (callback style: no promise per response)
+      if (!requestIdHook) return;
+      // callback style: no promise per response
       app.addHook('onSend', (req, reply, payload, done) => {
-        reply.header('Request-Id', req.id);
+        setRequestIdHeader(req, reply);
         done(null, payload);
       });
     },

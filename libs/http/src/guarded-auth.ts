@@ -16,6 +16,11 @@ export class GuardedAuth {
     private readonly failures: AuthFailureLimiter,
   ) {}
 
+  /** The principal of a header that authenticated within seconds (always let through), if any. */
+  recent(authorization: string | string[] | undefined): Principal | undefined {
+    return this.auth.recent(authorization);
+  }
+
   async authenticate(
     authorization: string | string[] | undefined,
     address: string,

@@ -36,11 +36,16 @@ export interface GraphAt {
  */
 @Injectable()
 export class GraphViewService {
+  /** Where a graph's page is: this plus its public id. */
+  private readonly pagesUrl: string;
+
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly events: EventReadRepository,
     private readonly nodes: NodeReadRepository,
-  ) {}
+  ) {
+    this.pagesUrl = `${publicBaseUrl(config)}/graphs/`;
+  }
 
   /** Facts of many graphs at their moments, in one query. */
   async factsOf(items: { graph: GraphRow; moment: Moment }[]): Promise<GraphFacts[]> {
@@ -86,12 +91,13 @@ export class GraphViewService {
     return items.map(({ graph, moment, facts }, i): PublicGraph => {
       const { counts } = facts;
       const hasEvents = graph.appliedSeq > 0 && graph.firstSeq !== null;
+      const id = graphPublicId(graph.graphKey);
       return {
-        id: graphPublicId(graph.graphKey),
+        id,
         object: 'graph',
         as_of_event_id: moment.eventId,
         source: graph.source,
-        url: `${publicBaseUrl(this.config)}/graphs/${graphPublicId(graph.graphKey)}`,
+        url: this.pagesUrl + id,
         created: graph.created,
         last_event: facts.lastEvent,
         retention: {

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Whether an If-None-Match header matches the tag (weak comparison, as RFC 9110 asks for GET). */
 export function ifNoneMatchHits(header: string | undefined, tag: string): boolean {
@@ -11,22 +11,20 @@ export function ifNoneMatchHits(header: string | undefined, tag: string): boolea
 }
 
 /**
- * Strong ETags over the exact body of every successful GET/HEAD, so the tag changes exactly when
- * the body would; a matching If-None-Match is answered 304 without a body.
+ * A strong ETag over the exact body of a successful GET/HEAD, so the tag changes exactly when the
+ * body would; with a matching If-None-Match the answer becomes 304 without a body. Returns the
+ * payload to send (called from the API's onSend hook).
  */
-export function addConditionalGet(app: FastifyInstance): void {
-  // callback style: no promise per response on the hottest path
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (
-      reply.statusCode !== 200 ||
-      typeof payload !== 'string' ||
-      (req.method !== 'GET' && req.method !== 'HEAD')
-    )
-      return done(null, payload);
-    const tag = `"${hash('sha1', payload, 'base64url')}"`;
-    reply.header('ETag', tag);
-    if (!ifNoneMatchHits(req.headers['if-none-match'], tag)) return done(null, payload);
-    reply.code(304).removeHeader('content-type');
-    done(null, '');
-  });
+export function conditionalGet(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (
+    reply.statusCode !== 200 ||
+    typeof payload !== 'string' ||
+    (req.method !== 'GET' && req.method !== 'HEAD')
+  )
+    return payload;
+  const tag = `"${hash('sha1', payload, 'base64url')}"`;
+  reply.header('ETag', tag);
+  if (!ifNoneMatchHits(req.headers['if-none-match'], tag)) return payload;
+  reply.code(304).removeHeader('content-type');
+  return '';
 }

@@ -4,11 +4,15 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 export class ApiMetrics {
   readonly registry = new Registry();
 
+  /** Answers counted since the last scrape, by status: a map update per request, not a label hash. */
+  private readonly unscraped = new Map<number, number>();
+
   readonly requests = new Counter({
     name: 'graph_history_api_requests_total',
     help: 'Requests answered, by status code.',
     labelNames: ['status'] as const,
     registers: [this.registry],
+    collect: () => this.flushAnswered(),
   });
 
   readonly rateLimitDegraded = new Gauge({
@@ -29,6 +33,16 @@ export class ApiMetrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+
+  /** Counts an answered request in graph_history_api_requests_total (added when scraped). */
+  answered(status: number): void {
+    this.unscraped.set(status, (this.unscraped.get(status) ?? 0) + 1);
+  }
+
+  private flushAnswered(): void {
+    for (const [status, n] of this.unscraped) this.requests.inc({ status: String(status) }, n);
+    this.unscraped.clear();
+  }
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'graph_history_api_' });

@@ -40,24 +40,54 @@ export class FairShare {
     private readonly metrics: ApiMetrics,
   ) {}
 
-  /** Spends the request's first token and takes its slot; throws 429 when it must wait. */
-  async admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> {
+  /**
+   * Spends the request's first token and takes its slot; throws 429 when it must wait. Without a
+   * promise (undefined) when both buckets have leased tokens here and the request is cheap, the
+   * common case; a promise when Redis must be asked or a slot waited for.
+   */
+  admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> | undefined {
     const account = accountBucket(principal);
-    // leased tokens are spent without waiting; a promise only when a lease must be taken
-    const byKey =
-      this.keys.consumeLeased(principal.keyId) ?? (await this.keys.consume(principal.keyId));
+    const byKey = this.keys.consumeLeased(principal.keyId);
+    const byAccount = byKey && this.accounts.consumeLeased(account);
+    if (!byKey || !byAccount) return this.admitFromRedis(req, reply, principal, account, byKey);
+    return this.admitWith(req, reply, principal, account, byKey, byAccount);
+  }
+
+  private async admitFromRedis(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    principal: Principal,
+    account: string,
+    leasedByKey: RateDecision | undefined,
+  ): Promise<void> {
+    const byKey = leasedByKey ?? (await this.keys.consume(principal.keyId));
     // a request the key's bucket refuses takes nothing from the account's
     const byAccount = !byKey.allowed
       ? byKey
       : (this.accounts.consumeLeased(account) ?? (await this.accounts.consume(account)));
+    await this.admitWith(req, reply, principal, account, byKey, byAccount);
+  }
+
+  private admitWith(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    principal: Principal,
+    account: string,
+    byKey: RateDecision,
+    byAccount: RateDecision,
+  ): Promise<void> | undefined {
     const binding = tighter(byKey, byAccount);
     tell(reply, binding);
     if (!binding.allowed) {
       this.metrics.rateLimited.inc({ reason: binding === byKey ? 'api_key' : 'account' });
       throw rateLimited(Math.max(1, Math.ceil(binding.msBeforeNext / 1000)));
     }
-    if (isExpensive(req.url)) {
-      const release = await this.concurrency.acquire(principal.accountId);
+    const admission = { keyId: principal.keyId, account };
+    if (!isExpensive(req.url)) {
+      this.admitted.set(req, admission);
+      return undefined;
+    }
+    return this.concurrency.acquire(principal.accountId).then((release) => {
       if (!release) {
         this.metrics.rateLimited.inc({ reason: 'account_concurrency' });
         throw rateLimited(1);
@@ -65,8 +95,8 @@ export class FairShare {
       // a client that left while waiting has no 'close' to come: give the slot back now
       if (req.raw.socket?.destroyed) release();
       else reply.raw.once('close', release);
-    }
-    this.admitted.set(req, { keyId: principal.keyId, account });
+      this.admitted.set(req, admission);
+    });
   }
 
   /**

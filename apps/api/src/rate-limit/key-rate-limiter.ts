@@ -28,12 +28,12 @@ interface Lease {
 }
 
 const LEASE_MS = 1_000;
-const MAX_LEASE = 10;
+const MAX_LEASE = 100;
 
 /**
  * Per-API-key token bucket in Redis, shared by all replicas; while Redis fails, an in-process
  * limiter of the same size per window stands in (each replica then limits on its own).
- * A replica takes tokens in small leases (at most a tenth of the per-second rate, at most 10, kept
+ * A replica takes tokens in small leases (at most a tenth of the per-second rate, at most 100, kept
  * for 1 s) so a busy key costs one Redis call per lease rather than per request; a lease that
  * cannot be had whole falls back to a single token, so the limit itself stays exact. Concurrent
  * requests of a key wait for the one lease being taken instead of each taking their own.
