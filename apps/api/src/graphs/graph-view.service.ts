@@ -113,9 +113,7 @@ export class GraphViewService {
           agents: counts.agents,
           stale: Math.max(0, counts.by_state.working - (active[i] ?? 0)),
           blocked: counts.blocked,
-          by_state: Object.fromEntries(
-            NODE_STATES.map((state) => [state, counts.by_state[state] ?? 0]),
-          ) as PublicGraph['counts']['by_state'],
+          by_state: byState(counts),
         },
         ...(graph.applyError && {
           apply_error: {
@@ -127,4 +125,11 @@ export class GraphViewService {
       };
     });
   }
+}
+
+/** Counts by state in NODE_STATES order, zero for states the stored counts lack. */
+function byState(counts: StoredGraphCounts): PublicGraph['counts']['by_state'] {
+  const out = {} as Record<string, number>;
+  for (const state of NODE_STATES) out[state] = counts.by_state[state] ?? 0;
+  return out as PublicGraph['counts']['by_state'];
 }

@@ -183,70 +183,76 @@ const LIST_ARGS = {
  * filters, in list order (`last_event` desc, key asc; reversed for `before` pages) from the cursor
  * graph's position on, the cursor itself first when the list holds it: a walk of
  * graphs_account_activity from the cursor's `last_event`. Each graph of the page then gets its
- * first retained event's `created` and its active working nodes now.
+ * first retained event's `created` and its active working nodes now. Each row travels as one json
+ * value (the wrapping select keeps the page's order: a subquery scan does not reorder).
  */
 const listPage = (reverse: boolean) =>
-  new PreparedStatement(reverse ? 'gh_graph_list_before' : 'gh_graph_list', LIST_ARGS, (db, a) => {
-    const cursor = <C extends 'last_event' | 'graph_key'>(column: C) =>
-      db.selectFrom('graphs as c').select(`c.${column}`).where('c.graph_id', '=', a.cursorId);
-    const page = db
-      .selectFrom('graphs as g')
-      .select(GRAPH_COLUMNS)
-      .where('g.account_id', '=', a.accountId)
-      .where('g.source', '=', sql.lit('watch'))
-      .where('g.last_event', 'is not', null)
-      .where((eb) =>
-        eb.or([
-          eb(a.graphKeys, 'is', null),
-          eb('g.graph_key', '=', sql<string>`any(${a.graphKeys})`),
-        ]),
-      )
-      // absent bounds as the widest ones, so that every bound is an index condition
-      .where('g.last_event', '>', (eb) => eb.fn.coalesce(a.gt, MIN_BIGINT))
-      .where('g.last_event', '>=', (eb) => eb.fn.coalesce(a.gte, MIN_BIGINT))
-      .where('g.last_event', '<', (eb) => eb.fn.coalesce(a.lt, MAX_BIGINT))
-      .where('g.last_event', '<=', (eb) => eb.fn.coalesce(a.lte, MAX_BIGINT))
-      .where((eb) => {
-        const at = eb.fn.coalesce(
-          cursor('last_event').$asScalar(),
-          reverse ? MIN_BIGINT : MAX_BIGINT,
-        );
-        const key = eb.fn.coalesce(cursor('graph_key').$asScalar(), sql.lit(''));
-        return eb.and([
-          eb('g.last_event', reverse ? '>=' : '<=', at),
+  new PreparedStatement(
+    reverse ? 'gh_graph_list_before' : 'gh_graph_list',
+    LIST_ARGS,
+    (db, a) => {
+      const cursor = <C extends 'last_event' | 'graph_key'>(column: C) =>
+        db.selectFrom('graphs as c').select(`c.${column}`).where('c.graph_id', '=', a.cursorId);
+      const page = db
+        .selectFrom('graphs as g')
+        .select(GRAPH_COLUMNS)
+        .where('g.account_id', '=', a.accountId)
+        .where('g.source', '=', sql.lit('watch'))
+        .where('g.last_event', 'is not', null)
+        .where((eb) =>
           eb.or([
-            eb('g.last_event', reverse ? '>' : '<', at),
-            eb('g.graph_key', reverse ? '<=' : '>=', key),
+            eb(a.graphKeys, 'is', null),
+            eb('g.graph_key', '=', sql<string>`any(${a.graphKeys})`),
           ]),
-        ]);
-      })
-      // nulls placement matches the index, so the page is an index walk
-      .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
-      .orderBy('g.graph_key', reverse ? 'desc' : 'asc')
-      .limit(a.limit);
-    return db
-      .selectFrom(page.as('g'))
-      .select(GRAPH_COLUMNS)
-      .select((eb) => [
-        eb
-          .selectFrom('events as e')
-          .select('e.created')
-          .whereRef('e.graph_id', '=', 'g.graph_id')
-          .whereRef('e.seq', '=', 'g.first_seq')
-          .$asScalar()
-          .as('first_created'),
-        activeWorkingCount({
-          graphId: eb.ref('g.graph_id'),
-          seq: eb.ref('g.applied_seq'),
-          since: a.activeSince,
-          // versions valid now were last touched by now, or by the newest event when its
-          // sender's clock ran ahead of ours
-          until: eb.fn('greatest', [a.now, eb.ref('g.last_event')]),
-        }).as('active_working'),
-      ])
-      .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
-      .orderBy('g.graph_key', reverse ? 'desc' : 'asc');
-  });
+        )
+        // absent bounds as the widest ones, so that every bound is an index condition
+        .where('g.last_event', '>', (eb) => eb.fn.coalesce(a.gt, MIN_BIGINT))
+        .where('g.last_event', '>=', (eb) => eb.fn.coalesce(a.gte, MIN_BIGINT))
+        .where('g.last_event', '<', (eb) => eb.fn.coalesce(a.lt, MAX_BIGINT))
+        .where('g.last_event', '<=', (eb) => eb.fn.coalesce(a.lte, MAX_BIGINT))
+        .where((eb) => {
+          const at = eb.fn.coalesce(
+            cursor('last_event').$asScalar(),
+            reverse ? MIN_BIGINT : MAX_BIGINT,
+          );
+          const key = eb.fn.coalesce(cursor('graph_key').$asScalar(), sql.lit(''));
+          return eb.and([
+            eb('g.last_event', reverse ? '>=' : '<=', at),
+            eb.or([
+              eb('g.last_event', reverse ? '>' : '<', at),
+              eb('g.graph_key', reverse ? '<=' : '>=', key),
+            ]),
+          ]);
+        })
+        // nulls placement matches the index, so the page is an index walk
+        .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+        .orderBy('g.graph_key', reverse ? 'desc' : 'asc')
+        .limit(a.limit);
+      return db
+        .selectFrom(page.as('g'))
+        .select(GRAPH_COLUMNS)
+        .select((eb) => [
+          eb
+            .selectFrom('events as e')
+            .select('e.created')
+            .whereRef('e.graph_id', '=', 'g.graph_id')
+            .whereRef('e.seq', '=', 'g.first_seq')
+            .$asScalar()
+            .as('first_created'),
+          activeWorkingCount({
+            graphId: eb.ref('g.graph_id'),
+            seq: eb.ref('g.applied_seq'),
+            since: a.activeSince,
+            // versions valid now were last touched by now, or by the newest event when its
+            // sender's clock ran ahead of ours
+            until: eb.fn('greatest', [a.now, eb.ref('g.last_event')]),
+          }).as('active_working'),
+        ])
+        .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+        .orderBy('g.graph_key', reverse ? 'desc' : 'asc');
+    },
+    { asJson: true },
+  );
 const listPages = { after: listPage(false), before: listPage(true) };
 
 export class GraphReadRepository {
