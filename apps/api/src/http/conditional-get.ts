@@ -15,7 +15,11 @@ export function ifNoneMatchHits(header: string | undefined, tag: string): boolea
  * body would; with a matching If-None-Match the answer becomes 304 without a body. Returns the
  * payload to send (called from the API's onSend hook).
  */
-export function conditionalGet(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+export function conditionalGet(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): unknown {
   if (
     reply.statusCode !== 200 ||
     typeof payload !== 'string' ||
