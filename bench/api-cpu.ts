@@ -1,5 +1,5 @@
 /**
- * `node -r ./bench/ts-hook.js bench/api-cpu.ts <other checkout>`: CPU time per request of this
+ * `pnpm bench:api-cpu <other checkout>`: CPU time per request of this
  * checkout's API, the other checkout's and the baseline, under the same wrk load, read from
  * /proc/<pid>/stat (user + system) around each run. Rounds interleave the sides, so a drift in
  * the machine's load favours neither; prints each round and the medians. CPU per request is
