@@ -20,6 +20,7 @@ import { sql } from 'kysely';
 import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import type { WatchEvent } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
+import { INGESTOR_NODE_FLAGS } from '../apps/ingestor/src/node-flags';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { ApplyQueueSwitch } from './support/apply-queue';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
@@ -97,9 +98,7 @@ async function main(): Promise<void> {
     const profiled = <T>(name: string, during: () => Promise<T>): Promise<T> =>
       PROFILE_DIR ? profileWindow(ingestors, PROFILE_DIR, name, during) : during();
     if (PHASES.includes('throughput'))
-      applied = await profiled('ingest-throughput', () =>
-        throughputPhase(db, client, ingestorCpu),
-      );
+      applied = await profiled('ingest-throughput', () => throughputPhase(db, client, ingestorCpu));
     if (PHASES.includes('limit') && applied !== undefined) limit = await limitPhase(db, bench.url);
     if (limit && applied !== undefined)
       console.log(
@@ -121,9 +120,14 @@ async function main(): Promise<void> {
   }
 }
 
-/** Extra node flags for the ingestor processes (e.g. `--cpu-prof` from `pnpm profile:ingest`). */
-const nodeArgs = (): string[] =>
-  (process.env.BENCH_INGESTOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * The ingestor's own start-up flags, then extra ones for its processes (e.g. the profile preload
+ * of `pnpm profile:ingest`).
+ */
+const nodeArgs = (): string[] => [
+  ...INGESTOR_NODE_FLAGS,
+  ...(process.env.BENCH_INGESTOR_NODE_ARGS ?? '').split(' ').filter(Boolean),
+];
 
 /** The simulated graphs of a throughput-sized phase and their number of events. */
 function throughputGraphs(seed: string, graphKeyPrefix: string) {
