@@ -10,7 +10,8 @@
  *   4. latency at 5,000 and 10,000 events/s offered: many graphs, small batches at a fixed rate;
  *      store-to-readable latency from the 202 to the batch being applied (graphs.applied_seq).
  * Applied events/s are printed as a share of the limit. Needs DATABASE_URL, REDIS_URL and
- * `pnpm build`. Sizes: BENCH_INGEST_* variables (see `setting`); BENCH_INGEST_PHASES picks phases.
+ * `pnpm build`. Sizes: BENCH_INGEST_* variables (see `setting`); BENCH_INGEST_PHASES picks phases;
+ * BENCH_INGESTOR_MAIN runs another checkout's built ingestor (A/B on one machine state).
  * `pnpm profile:ingest` runs it with CPU_PROFILE_DIR, BENCH_INGEST_EXPLAIN and
  * BENCH_INGESTOR_NODE_ARGS (preloads for the ingestor processes).
  */
@@ -48,6 +49,9 @@ const LATENCY = {
 const PHASES = (process.env.BENCH_INGEST_PHASES ?? 'throughput,limit,backlog,latency').split(',');
 /** Ingestor processes (HTTP + worker each, one database and queue); graphs are spread over them. */
 const PROCESSES = setting('PROCESSES', 1);
+/** The built ingestor to run; BENCH_INGESTOR_MAIN points at another checkout's for an A/B. */
+const INGESTOR_MAIN =
+  process.env.BENCH_INGESTOR_MAIN ?? path.resolve(__dirname, '../apps/ingestor/dist/main.js');
 /** Own queues per run: another run on the same Redis must neither take nor pause these jobs. */
 /** Set by `pnpm profile:ingest` (with the profile-window preload in BENCH_INGESTOR_NODE_ARGS). */
 const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
       const port = await freePort();
       ingestors.push(
         await startServer(
-          [...nodeArgs(), path.resolve(__dirname, '../apps/ingestor/dist/main.js')],
+          [...nodeArgs(), INGESTOR_MAIN],
           { DATABASE_URL: bench.url, INGEST_PORT: String(port), QUEUE_PREFIX, LOG_LEVEL: 'warn' },
           `http://127.0.0.1:${port}/readyz`,
         ),
