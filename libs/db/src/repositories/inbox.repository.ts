@@ -44,10 +44,10 @@ export class InboxRepository extends Repository {
     }>`select (select ingested_seq from graphs where graph_id = ${owner.graphId}) as ingested_seq,
         array(select e.key from ${askedTexts(keys)}
               cross join lateral (select key from event_keys
-                                  where graph_id = ${owner.graphId} and key = asked.t) e) as keys,
+                                  where graph_id = ${owner.graphId} and key = asked.t limit 1) e) as keys,
         coalesce((select json_agg(json_build_array(r.ref, r.ended, r.session_ref)) from ${askedTexts(refs)}
                   cross join lateral (select ref, ended, session_ref from node_refs
-                                      where graph_id = ${owner.graphId} and ref = asked.t) r), '[]') as refs`.execute(
+                                      where graph_id = ${owner.graphId} and ref = asked.t limit 1) r), '[]') as refs`.execute(
       this.db,
     );
     const r = row.rows[0]!;
@@ -110,8 +110,10 @@ export class InboxRepository extends Repository {
 
 /**
  * The asked keys or refs as rows `asked(t)`, each looked up by its own probe of the table's
- * `(graph_id, key|ref)` primary key (lateral): a filter on `= any(…)` may instead be planned as a
- * scan of all the graph's rows, and event keys outlive retention.
+ * `(graph_id, key|ref)` primary key: a lateral subquery with `limit 1` (one row: the key is
+ * unique), which the planner cannot flatten into a join. A filter on `= any(…)`, or a flattened
+ * join, was planned on fresh tables as a scan of all the graph's rows, and event keys outlive
+ * retention.
  */
 const askedTexts = (values: string[]) =>
   sql`unnest(${arrayLiteral(values.filter(isStorableText), 'text')}::text[]) as asked(t)`;
