@@ -10,7 +10,8 @@
  *   4. latency at 5,000 and 10,000 events/s offered: many graphs, small batches at a fixed rate;
  *      store-to-readable latency from the 202 to the batch being applied (graphs.applied_seq).
  * Applied events/s are printed as a share of the limit. Needs DATABASE_URL, REDIS_URL and
- * `pnpm build`. Sizes: BENCH_INGEST_* variables (see `setting`); BENCH_INGEST_PHASES picks phases.
+ * `pnpm build`. Sizes: BENCH_INGEST_* variables (see `setting`); BENCH_INGEST_PHASES picks phases;
+ * BENCH_INGESTOR_MAIN runs another checkout's built ingestor (A/B on one machine state).
  * `pnpm profile:ingest` runs it with CPU_PROFILE_DIR, BENCH_INGEST_EXPLAIN and
  * BENCH_INGESTOR_NODE_ARGS (preloads for the ingestor processes).
  */
@@ -20,13 +21,14 @@ import { sql } from 'kysely';
 import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import type { WatchEvent } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
+import { INGESTOR_NODE_FLAGS } from '../apps/ingestor/src/node-flags';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { ApplyQueueSwitch } from './support/apply-queue';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
 import { autoExplain } from './support/auto-explain';
 import { IngestClient } from './support/ingest-client';
-import { loadAverage } from './support/machine-load';
+import { loadAverage, processCpuMs } from './support/machine-load';
 import { measureWriteLimit, WriteLimit } from './support/postgres-write-limit';
 import { profileWindow } from './support/profile-window';
 
@@ -47,6 +49,9 @@ const LATENCY = {
 const PHASES = (process.env.BENCH_INGEST_PHASES ?? 'throughput,limit,backlog,latency').split(',');
 /** Ingestor processes (HTTP + worker each, one database and queue); graphs are spread over them. */
 const PROCESSES = setting('PROCESSES', 1);
+/** The built ingestor to run; BENCH_INGESTOR_MAIN points at another checkout's for an A/B. */
+const INGESTOR_MAIN =
+  process.env.BENCH_INGESTOR_MAIN ?? path.resolve(__dirname, '../apps/ingestor/dist/main.js');
 /** Own queues per run: another run on the same Redis must neither take nor pause these jobs. */
 /** Set by `pnpm profile:ingest` (with the profile-window preload in BENCH_INGESTOR_NODE_ARGS). */
 const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
@@ -79,7 +84,7 @@ async function main(): Promise<void> {
       const port = await freePort();
       ingestors.push(
         await startServer(
-          [...nodeArgs(), path.resolve(__dirname, '../apps/ingestor/dist/main.js')],
+          [...nodeArgs(), INGESTOR_MAIN],
           { DATABASE_URL: bench.url, INGEST_PORT: String(port), QUEUE_PREFIX, LOG_LEVEL: 'warn' },
           `http://127.0.0.1:${port}/readyz`,
         ),
@@ -88,6 +93,7 @@ async function main(): Promise<void> {
     }
     await queue.resume(); // a bench that died while paused leaves the queue paused
     const client = new IngestClient(urls, auth);
+    const ingestorCpu = () => ingestors.reduce((ms, p) => ms + processCpuMs(p.pid!), 0);
     console.log(
       `ingest bench: ${PROCESSES} ingestor process(es); ${THROUGHPUT.graphs} graphs x ${THROUGHPUT.eventsPerGraph} events, batches of ${THROUGHPUT.batch}`,
     );
@@ -96,14 +102,14 @@ async function main(): Promise<void> {
     const profiled = <T>(name: string, during: () => Promise<T>): Promise<T> =>
       PROFILE_DIR ? profileWindow(ingestors, PROFILE_DIR, name, during) : during();
     if (PHASES.includes('throughput'))
-      applied = await profiled('ingest-throughput', () => throughputPhase(db, client));
+      applied = await profiled('ingest-throughput', () => throughputPhase(db, client, ingestorCpu));
     if (PHASES.includes('limit') && applied !== undefined) limit = await limitPhase(db, bench.url);
     if (limit && applied !== undefined)
       console.log(
         `  applied (sustained, throughput phase) = ${((100 * applied) / limit.eventsPerSecond).toFixed(0)}% of the Postgres limit`,
       );
     if (PHASES.includes('backlog'))
-      await backlogPhase(db, client, queue, limit, (during) =>
+      await backlogPhase(db, client, queue, limit, ingestorCpu, (during) =>
         profiled('ingest-backlog-apply', during),
       );
     if (PHASES.includes('latency'))
@@ -118,9 +124,14 @@ async function main(): Promise<void> {
   }
 }
 
-/** Extra node flags for the ingestor processes (e.g. `--cpu-prof` from `pnpm profile:ingest`). */
-const nodeArgs = (): string[] =>
-  (process.env.BENCH_INGESTOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * The ingestor's own start-up flags, then extra ones for its processes (e.g. the profile preload
+ * of `pnpm profile:ingest`).
+ */
+const nodeArgs = (): string[] => [
+  ...INGESTOR_NODE_FLAGS,
+  ...(process.env.BENCH_INGESTOR_NODE_ARGS ?? '').split(' ').filter(Boolean),
+];
 
 /** The simulated graphs of a throughput-sized phase and their number of events. */
 function throughputGraphs(seed: string, graphKeyPrefix: string) {
@@ -134,13 +145,19 @@ function throughputGraphs(seed: string, graphKeyPrefix: string) {
 }
 
 /** Returns the applied events/s, sustained. */
-async function throughputPhase(db: Db, client: IngestClient): Promise<number> {
+async function throughputPhase(
+  db: Db,
+  client: IngestClient,
+  ingestorCpu: () => number,
+): Promise<number> {
   console.log('throughput: all graphs at once, as fast as the ingestor takes them');
   const { graphs, total } = throughputGraphs('bench', 'tp');
+  const cpuBefore = ingestorCpu();
   const start = now();
   const applied = watchApplied(db, 'tp-', total);
   const lastAck = await sendAll(client, graphs, THROUGHPUT.batch);
   const { firstAppliedAt, allAppliedAt } = await applied;
+  const cpuUsed = ingestorCpu() - cpuBefore;
   const appliedPerSecond = perSecond(total, allAppliedAt - firstAppliedAt);
   console.log(
     `  stored : ${total} events in ${((lastAck - start) / 1000).toFixed(2)} s = ${perSecond(total, lastAck - start)} events/s`,
@@ -148,8 +165,13 @@ async function throughputPhase(db: Db, client: IngestClient): Promise<number> {
   console.log(
     `  applied: ${appliedPerSecond} events/s sustained (first to last apply); end to end (first send to all readable) ${perSecond(total, allAppliedAt - start)} events/s in ${((allAppliedAt - start) / 1000).toFixed(2)} s  [target >= 10,000 events/s: ${appliedPerSecond >= 10_000 ? 'PASS' : 'FAIL'}]`,
   );
+  console.log(`  ingestor CPU (store and apply): ${cpuPerEvent(cpuUsed, total)}`);
   return appliedPerSecond;
 }
+
+/** CPU ms as µs per event: steadier than events/s on a shared machine. */
+const cpuPerEvent = (ms: number, events: number): string =>
+  `${ms.toFixed(0)} ms = ${((ms * 1000) / events).toFixed(1)} µs per event`;
 
 async function limitPhase(db: Db, databaseUrl: string): Promise<WriteLimit> {
   const graphs = await db
@@ -177,6 +199,7 @@ async function backlogPhase(
   client: IngestClient,
   queue: ApplyQueueSwitch,
   limit: WriteLimit | undefined,
+  ingestorCpu: () => number,
   profiled: <T>(during: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
   console.log('backlog: store with the apply queue paused, then time the apply alone');
@@ -187,11 +210,13 @@ async function backlogPhase(
   console.log(
     `  stored : ${total} events in ${((stored - start) / 1000).toFixed(2)} s = ${perSecond(total, stored - start)} events/s (nothing applied)`,
   );
-  const { resumed, allAppliedAt } = await profiled(async () => {
+  const { resumed, cpuUsed, allAppliedAt } = await profiled(async () => {
+    const cpuBefore = ingestorCpu();
     const resumed = now();
     const applied = watchApplied(db, 'bl-', total);
     await queue.resume();
-    return { resumed, ...(await applied) };
+    const done = await applied;
+    return { resumed, cpuUsed: ingestorCpu() - cpuBefore, ...done };
   });
   const rate = perSecond(total, allAppliedAt - resumed);
   const share = limit
@@ -200,6 +225,7 @@ async function backlogPhase(
   console.log(
     `  applied: ${total} events in ${((allAppliedAt - resumed) / 1000).toFixed(2)} s = ${rate} events/s${share}  [target >= 20,000 events/s: ${rate >= 20_000 ? 'PASS' : 'FAIL'}]`,
   );
+  console.log(`  ingestor CPU (apply): ${cpuPerEvent(cpuUsed, total)}`);
 }
 
 /** Sends every graph's events in batches, graphs in parallel; resolves at the last 202. */

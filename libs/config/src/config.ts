@@ -67,8 +67,11 @@ const schema = z.object({
     .default('gh'),
   /** Ingestor: stored events read, reduced and committed by one apply statement. */
   APPLY_BATCH_SIZE: boundedInt(10_000).default(500),
-  /** Ingestor: graphs one process applies at once. */
-  APPLY_CONCURRENCY: boundedInt(64).default(4),
+  /**
+   * Ingestor: graphs one process applies at once. A small graph's apply is mostly waiting on its
+   * round trips, so more graphs at once than cores keeps store-to-readable short under load.
+   */
+  APPLY_CONCURRENCY: boundedInt(64).default(8),
   /**
    * Ingestor: apply processes, each taking one shard of the graphs: the HTTP process and the
    * APPLY_PROCESSES - 1 worker-only processes it starts. The same in every ingestor of a deployment.

@@ -1,4 +1,4 @@
-import { decodeId, encodeId, graphKeyFromId } from './ids';
+import { decodeId, encodeId, graphKeyFromId, nodeId } from './ids';
 
 describe('ids', () => {
   it('round-trips node and event ids', () => {
@@ -34,5 +34,18 @@ describe('ids', () => {
     expect(graphKeyFromId('gph_')).toBeNull();
     expect(graphKeyFromId('gph_a/b')).toBeNull();
     expect(graphKeyFromId('node_a')).toBeNull();
+  });
+
+  it('gives the encoded node id from its per-graph cache, also when graphs alternate', () => {
+    for (const [g, n] of [
+      [1, 1],
+      [2, 1],
+      [1, 1],
+      [1, 70_000],
+      [3, 1],
+      [1, 70_000],
+      [36, 5],
+    ] as const)
+      expect(nodeId(g, n)).toBe(encodeId('node', g, n));
   });
 });

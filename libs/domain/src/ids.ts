@@ -34,8 +34,22 @@ export function decodeId(prefix: IdPrefix, id: string): DecodedId | null {
   return { graphId, n: num };
 }
 
-export const nodeId = (graphId: number, nodeNo: number): string =>
-  encodeId('node', graphId, nodeNo);
+/**
+ * The node ids of the graph encoded last, by node number: the reducer and the read API's bodies
+ * encode the same few ids of one graph over and over (parent, root, session, blocked on).
+ */
+const nodeIds = { graphId: 0, ids: new Map<number, string>() };
+const NODE_IDS_KEPT = 100_000;
+
+export function nodeId(graphId: number, nodeNo: number): string {
+  if (nodeIds.graphId !== graphId || nodeIds.ids.size >= NODE_IDS_KEPT) {
+    nodeIds.graphId = graphId;
+    nodeIds.ids = new Map();
+  }
+  let id = nodeIds.ids.get(nodeNo);
+  if (id === undefined) nodeIds.ids.set(nodeNo, (id = encodeId('node', graphId, nodeNo)));
+  return id;
+}
 export const eventId = (graphId: number, seq: number): string => encodeId('evt', graphId, seq);
 
 export const GRAPH_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,6 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
+import { INGESTOR_NODE_FLAGS } from '../node-flags';
 
 /** The worker-only entry point, next to this file's directory in the build. */
 const WORKER_MAIN = path.join(__dirname, '..', 'apply-worker-main.js');
@@ -45,6 +46,7 @@ export class ApplyProcesses {
   private spawn(shard: number): void {
     const child = fork(WORKER_MAIN, [String(shard)], {
       env: { ...process.env, DATABASE_URL: this.databaseUrl },
+      execArgv: [...process.execArgv, ...INGESTOR_NODE_FLAGS],
     });
     this.children.add(child);
     child.once('exit', (code, signal) => {

@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import type { WatchEvent } from '@graph-history/domain';
 import { graphOwner } from './graph-owner';
 import { Repository } from './repository';
+import { arrayLiteral } from './array-literal';
 import { insertRowsSql } from './insert-rows';
 import { RefStatus } from './node-ref.repository';
-import { anyText, isStorableText } from './storable-text';
+import { isStorableText } from './storable-text';
 
 /** What ingest validation needs of a graph, read in one statement (one snapshot). */
 export interface IngestSnapshot {
@@ -41,10 +42,12 @@ export class InboxRepository extends Repository {
       keys: string[];
       refs: [string, boolean, string | null][];
     }>`select (select ingested_seq from graphs where graph_id = ${owner.graphId}) as ingested_seq,
-        array(select key from event_keys
-              where graph_id = ${owner.graphId} and key = ${anyText(keys.filter(isStorableText))}) as keys,
-        coalesce((select json_agg(json_build_array(ref, ended, session_ref)) from node_refs
-                  where graph_id = ${owner.graphId} and ref = ${anyText(refs.filter(isStorableText))}), '[]') as refs`.execute(
+        array(select e.key from ${askedTexts(keys)}
+              cross join lateral (select key from event_keys
+                                  where graph_id = ${owner.graphId} and key = asked.t limit 1) e) as keys,
+        coalesce((select json_agg(json_build_array(r.ref, r.ended, r.session_ref)) from ${askedTexts(refs)}
+                  cross join lateral (select ref, ended, session_ref from node_refs
+                                      where graph_id = ${owner.graphId} and ref = asked.t limit 1) r), '[]') as refs`.execute(
       this.db,
     );
     const r = row.rows[0]!;
@@ -104,3 +107,13 @@ export class InboxRepository extends Repository {
     return result.rows[0]!.advanced === 1;
   }
 }
+
+/**
+ * The asked keys or refs as rows `asked(t)`, each looked up by its own probe of the table's
+ * `(graph_id, key|ref)` primary key: a lateral subquery with `limit 1` (one row: the key is
+ * unique), which the planner cannot flatten into a join. A filter on `= any(…)`, or a flattened
+ * join, was planned on fresh tables as a scan of all the graph's rows, and event keys outlive
+ * retention.
+ */
+const askedTexts = (values: string[]) =>
+  sql`unnest(${arrayLiteral(values.filter(isStorableText), 'text')}::text[]) as asked(t)`;

@@ -1,6 +1,6 @@
 import { Insertable, RawBuilder, sql } from 'kysely';
 import { Database } from '../schema';
-import { pgArray } from './unnest-rows';
+import { arrayLiteral } from './array-literal';
 
 type Table = keyof Database & string;
 
@@ -14,7 +14,7 @@ export type InsertColumns<T extends Table> = Partial<Record<keyof Database[T] & 
  * `insert into <table> (<columns>) select … from rows from (unnest($1::bigint[]), …) [where
  * <onlyIf>]`: many rows with one bind parameter per column (no 65,535-parameter limit), also
  * usable as a CTE of a larger statement (`onlyIf` then typically tests another CTE). Scalar
- * columns travel as typed arrays; jsonb columns as one JSON array each, split by
+ * columns travel as typed arrays (array literals built here, see arrayLiteral); jsonb columns as one JSON array each, split by
  * `jsonb_array_elements` (no per-row JSON parsing of whole rows). An empty `rows` inserts nothing.
  */
 export function insertRowsSql<T extends Table>(
@@ -30,7 +30,7 @@ export function insertRowsSql<T extends Table>(
     const type = columns[name]!;
     return type === 'jsonb'
       ? sql`jsonb_array_elements(${JSON.stringify(values)}::jsonb)`
-      : sql`unnest(${pgArray(values, type)})`;
+      : sql`unnest(${arrayLiteral(values, type)}::${sql.raw(type)}[])`;
   });
   // A JSON null in a jsonb array is SQL null in the row, as for any other column.
   const selected = names.map((name) =>
