@@ -21,7 +21,7 @@ import { sql } from 'kysely';
 import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import type { WatchEvent } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
-import { INGESTOR_NODE_FLAGS } from '../apps/ingestor/src/node-flags';
+import { INGESTOR_NODE_FLAGS } from '../libs/config/src/node-flags';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { ApplyQueueSwitch } from './support/apply-queue';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Config } from '@graph-history/config';
+import { Config, INGESTOR_NODE_FLAGS } from '@graph-history/config';
 import {
   createDb,
   migrateToLatest,
@@ -69,7 +69,13 @@ async function serve(
   const env = { ...io.env, DATABASE_URL: databaseUrl, REDIS_URL: config.REDIS_URL };
   const apps = [
     new AppProcess('API', appEntry('api'), env, path.join(logDir, 'api.log')),
-    new AppProcess('ingestor', appEntry('ingestor'), env, path.join(logDir, 'ingestor.log')),
+    new AppProcess(
+      'ingestor',
+      appEntry('ingestor'),
+      env,
+      path.join(logDir, 'ingestor.log'),
+      INGESTOR_NODE_FLAGS,
+    ),
   ];
   // Handlers stay until the process exits: a second Ctrl-C (or the one a parent like pnpm
   // forwards) must not kill it halfway through stopping, which would end it with a failure code.

@@ -1,3 +1,4 @@
+import { INGESTOR_NODE_FLAGS } from '@graph-history/config';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -89,6 +90,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
           appEntry('ingestor'),
           { ...env, INGEST_PORT: String(port) },
           log(`ingestor-${i + 1}`),
+          INGESTOR_NODE_FLAGS,
         ),
     );
     const apis = apiPorts.map(

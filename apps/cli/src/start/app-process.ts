@@ -4,10 +4,16 @@ import { ChildService } from './child-service';
 
 /** One of the service's apps (API, ingestor) running as a child process, logging to a file. */
 export class AppProcess extends ChildService {
-  constructor(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string) {
+  constructor(
+    name: string,
+    script: string,
+    env: NodeJS.ProcessEnv,
+    logFile: string,
+    nodeFlags: readonly string[] = [],
+  ) {
     if (!existsSync(script))
       throw new CliError(`${script} is missing; build first with \`pnpm build\`.`);
-    super(name, { file: process.execPath, args: [script], env }, logFile);
+    super(name, { file: process.execPath, args: [...nodeFlags, script], env }, logFile);
   }
 }
 

@@ -1,7 +1,7 @@
+import { INGESTOR_NODE_FLAGS } from '@graph-history/config';
 import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
-import { INGESTOR_NODE_FLAGS } from '../node-flags';
 
 /** The worker-only entry point, next to this file's directory in the build. */
 const WORKER_MAIN = path.join(__dirname, '..', 'apply-worker-main.js');

@@ -1,6 +1,7 @@
 /**
  * Node flags every ingestor process starts with (`node <flags> apps/ingestor/dist/main.js`: the
- * package's `start:ingestor`, docker-compose, the apply worker processes it forks, the bench).
+ * package's `start:ingestor`, `graph-history start` and `fleet`, docker-compose, the apply worker
+ * processes it forks, the bench).
  * V8 reads them only at start-up. A 64 MB young generation (default 16 MB) lets a batch's
  * short-lived objects (the reducer's presented nodes, the rows and their JSON) die there instead
  * of being copied and promoted: the apply's CPU per event falls by about a quarter.
