@@ -1,0 +1,39 @@
+import { presentEvent, type ListedEvent } from '../public-event';
+import { inJsonbOrder } from './jsonb-order';
+
+/**
+ * An event row's `public_json`: the read API's Event (without `data`) as JSON text, `graph_id`
+ * left as "gph_" (see storedNodeJson). Payload and change values are in the order a read of the
+ * jsonb columns gives them, so the text is byte for byte what presenting that read gives.
+ */
+export function storedEventJson(graphId: number, e: ListedEvent): string {
+  const stored = {
+    ...e,
+    source: inJsonbOrder(e.source),
+    payload: inJsonbOrder(e.payload),
+    changes: inJsonbOrder(e.changes),
+  };
+  return JSON.stringify(presentEvent(graphId, '', stored));
+}
+
+const BLANK = ',"graph_id":"gph_"';
+
+/**
+ * The Event JSON of a stored `public_json` in graph `graphKeyJson` (jsonStringBody of the key);
+ * with `nodeJson` (JSON text, or null) it carries `data.node`. `id`, `object`, `type` and
+ * `created` come before `graph_id`, and a JSON string never holds `,"` unescaped.
+ */
+export function eventJsonIn(
+  stored: string,
+  graphKeyJson: string,
+  nodeJson?: string | null,
+): string {
+  const i = stored.indexOf(BLANK) + BLANK.length - 1;
+  if (i < BLANK.length - 1) throw new Error('A stored event JSON without its blank graph_id.');
+  const body = stored.slice(0, i) + graphKeyJson + stored.slice(i);
+  return nodeJson === undefined ? body : withDataNode(body, nodeJson);
+}
+
+/** An Event's JSON (without `data`) with `data.node` added: `nodeJson` is JSON text, or null. */
+export const withDataNode = (eventJson: string, nodeJson: string | null): string =>
+  `${eventJson.slice(0, -1)},"data":{"node":${nodeJson ?? 'null'}}}`;
