@@ -1,9 +1,10 @@
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 const utf8 = new TextEncoder();
 
 /** jsonb's order of object keys: shorter (in UTF-8 bytes) first, then byte by byte. */
 export function compareJsonbKeys(a: string, b: string): number {
-  if (ASCII.test(a) && ASCII.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  if (!NON_ASCII.test(a) && !NON_ASCII.test(b))
+    return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
   const x = utf8.encode(a);
   const y = utf8.encode(b);
   if (x.length !== y.length) return x.length - y.length;
