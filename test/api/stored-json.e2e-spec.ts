@@ -40,9 +40,12 @@ describe('read API: stored JSON', () => {
       const base = `/api/v1/graphs/gph_${g}`;
       const events = (await h.get(`${base}/events?order=asc&limit=1000`)).json.data as {
         id: string;
+        created: number;
       }[];
       const nodes = (await h.get(`${base}/nodes?limit=1000`)).json.data as { id: string }[];
-      const mid = events[Math.floor(events.length / 2)]!.id;
+      const midEvent = events[Math.floor(events.length / 2)]!;
+      const mid = midEvent.id;
+      const { created } = midEvent;
       const early = events[Math.min(3, events.length - 1)]!.id;
       urls.push(
         `${base}/events?limit=1000&expand[]=data.node`,
@@ -61,6 +64,8 @@ describe('read API: stored JSON', () => {
       for (const n of nodes.slice(0, 15)) {
         urls.push(`${base}/nodes/${n.id}`, `${base}/nodes/${n.id}?as_of=${mid}`);
         urls.push(`${base}/nodes/${n.id}?as_of=${early}`, `${base}/nodes/${n.id}?expand[]=parent`);
+        // a time: the node is looked up again at the event it names
+        urls.push(`${base}/nodes/${n.id}?as_of=${created + 1}`);
       }
     }
   }, 120_000);
