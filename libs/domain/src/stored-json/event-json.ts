@@ -1,3 +1,4 @@
+import type { ChangeEntry } from '../event';
 import { presentEvent, type ListedEvent } from '../public-event';
 import { inJsonbOrder } from './jsonb-order';
 
@@ -7,13 +8,25 @@ import { inJsonbOrder } from './jsonb-order';
  * jsonb columns gives them, so the text is byte for byte what presenting that read gives.
  */
 export function storedEventJson(graphId: number, e: ListedEvent): string {
+  // presentEvent orders the source and each change's own keys; their values keep theirs
   const stored = {
     ...e,
-    source: inJsonbOrder(e.source),
     payload: inJsonbOrder(e.payload),
-    changes: inJsonbOrder(e.changes),
+    changes: e.changes.map(changeInJsonbOrder),
   };
   return JSON.stringify(presentEvent(graphId, '', stored));
+}
+
+/** A change with its object values (attention, task_counts…) in jsonb's key order. */
+function changeInJsonbOrder(c: ChangeEntry): ChangeEntry {
+  let fields: ChangeEntry['fields'] | null = null;
+  for (const f in c.fields) {
+    const { from, to } = c.fields[f]!;
+    if ((from === null || typeof from !== 'object') && (to === null || typeof to !== 'object'))
+      continue;
+    (fields ??= { ...c.fields })[f] = { from: inJsonbOrder(from), to: inJsonbOrder(to) };
+  }
+  return fields ? { ...c, fields } : c;
 }
 
 const BLANK = ',"graph_id":"gph_"';
