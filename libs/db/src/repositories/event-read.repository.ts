@@ -117,11 +117,19 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
   new PreparedStatement(`gh_events_with_nodes_${direction}`, PAGE_ARGS, (db, arg) =>
     db
       .selectFrom(eventsPage(db, arg, direction).as('e'))
-      .leftJoin('node_versions as w', (join) =>
-        join
-          .on('w.graph_id', '=', arg.graphId)
-          .onRef('w.node_no', '=', 'e.node_no')
-          .onRef('w.valid_from', '=', 'e.seq'),
+      // lateral with a limit: always a primary-key probe per event (a plain join may be
+      // planned as a hash join over every version of the graph, and a sort)
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('node_versions as v')
+            .select(['v.node_no', 'v.public_json', 'v.rec', 'v.state', 'v.last_event'])
+            .where('v.graph_id', '=', arg.graphId)
+            .where('v.node_no', '=', eb.ref('e.node_no'))
+            .where('v.valid_from', '=', eb.ref('e.seq'))
+            .limit(sql.lit(1))
+            .as('w'),
+        (join) => join.onTrue(),
       )
       .leftJoinLateral(
         (eb) =>
