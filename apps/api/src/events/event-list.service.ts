@@ -92,7 +92,7 @@ export class EventListService {
         const node =
           e.node &&
           this.presenter.presentJson(graph, keyJson, e.node, this.momentOf(graph, e, now));
-        return withDataNode(this.eventJson(graph, keyJson, e), node);
+        return this.eventJson(graph, keyJson, e, node);
       });
       return listJson(url, moment.eventId, hasMore, items);
     }
@@ -116,10 +116,16 @@ export class EventListService {
     return seq;
   }
 
-  private eventJson(graph: GraphRow, keyJson: string, e: EventJsonOrRow): string {
-    return e.json === null
-      ? JSON.stringify(presentEvent(graph, e.row))
-      : eventJsonIn(e.json, keyJson);
+  /** An event as JSON text; with `nodeJson` (JSON text or null), with `data.node`. */
+  private eventJson(
+    graph: GraphRow,
+    keyJson: string,
+    e: EventJsonOrRow,
+    nodeJson?: string | null,
+  ): string {
+    if (e.json !== null) return eventJsonIn(e.json, keyJson, nodeJson);
+    const json = JSON.stringify(presentEvent(graph, e.row));
+    return nodeJson === undefined ? json : withDataNode(json, nodeJson);
   }
 
   /** The moment an event's node is shown at: just after the event (its stale judged then). */

@@ -43,8 +43,11 @@ export function eventJsonIn(
 ): string {
   const i = stored.indexOf(BLANK) + BLANK.length - 1;
   if (i < BLANK.length - 1) throw new Error('A stored event JSON without its blank graph_id.');
-  const body = stored.slice(0, i) + graphKeyJson + stored.slice(i);
-  return nodeJson === undefined ? body : withDataNode(body, nodeJson);
+  const head = stored.slice(0, i) + graphKeyJson;
+  // slices of the stored text, not of the spliced one: no copy of the event per item
+  return nodeJson === undefined
+    ? head + stored.slice(i)
+    : `${head}${stored.slice(i, -1)},"data":{"node":${nodeJson ?? 'null'}}}`;
 }
 
 /** An Event's JSON (without `data`) with `data.node` added: `nodeJson` is JSON text, or null. */
