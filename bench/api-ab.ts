@@ -18,6 +18,7 @@ import { benchDatabase } from './support/bench-database';
 import { startApi, startBaseline } from './support/api-servers';
 import { stopServer } from './support/child-server';
 import { loadAverage } from './support/machine-load';
+import { processCpuUs } from './support/process-cpu';
 import { requireWrk, runWrk, Target, WrkResult } from './support/wrk';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 5);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     for (const [n, { name: scenario, connections }] of sides[0]!.scenarios.entries()) {
       const shares: number[][] = sides.map(() => []);
       const p50s: number[][] = sides.map(() => []);
+      const cpus: number[][] = sides.map(() => []);
       for (let round = 0; round < ROUNDS; round++) {
         const base = (await measure(baseline.baseUrl, sides[0]!.baseline, 50)).reqPerSec;
         // Alternate which side goes first, so a drift in load favours neither.
@@ -78,17 +80,19 @@ async function main(): Promise<void> {
         const cells: string[] = [`round ${round + 1}: baseline ${base.toFixed(0)} req/s`];
         for (const i of order) {
           const s = sides[i]!;
-          const r = await measure(s.baseUrl, s.scenarios[n]!.targets, connections, s.auth);
+          const pid = servers[i]!.process.pid;
+          const r = await measure(s.baseUrl, s.scenarios[n]!.targets, connections, s.auth, pid);
           shares[i]!.push(r.reqPerSec / base);
           p50s[i]!.push(r.p50Ms);
+          if (r.cpuUsPerRequest !== null) cpus[i]!.push(r.cpuUsPerRequest);
           cells.push(
-            `${s.name} ${r.reqPerSec.toFixed(0)} req/s (${pct(r.reqPerSec / base)}), p50 ${r.p50Ms.toFixed(1)} ms`,
+            `${s.name} ${r.reqPerSec.toFixed(0)} req/s (${pct(r.reqPerSec / base)}), p50 ${r.p50Ms.toFixed(1)} ms${cpuCell(r.cpuUsPerRequest)}`,
           );
         }
         console.log(`${scenario}, ${cells.join(', ')}`);
       }
       console.log(
-        `${scenario}, medians: ${sides.map((s, i) => `${s.name} ${pct(median(shares[i]!))} of baseline, p50 ${median(p50s[i]!).toFixed(1)} ms`).join('; ')}`,
+        `${scenario}, medians: ${sides.map((s, i) => `${s.name} ${pct(median(shares[i]!))} of baseline, p50 ${median(p50s[i]!).toFixed(1)} ms${cpuCell(cpus[i]!.length ? median(cpus[i]!) : null)}`).join('; ')}`,
       );
     }
     console.log(`${new Date().toISOString()} ${loadAverage()} at end`);
@@ -98,16 +102,31 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * A wrk run after a 1 s warm-up; with the server's `pid`, also the server process's CPU time
+ * (user + system) per request, which load disturbs less than latency.
+ */
 async function measure(
   baseUrl: string,
   targets: Target[],
   connections: number,
   auth?: string,
-): Promise<WrkResult> {
+  pid?: number,
+): Promise<WrkResult & { cpuUsPerRequest: number | null }> {
   const run = (seconds: number) => runWrk({ baseUrl, targets, connections, seconds, auth });
   await run(1);
-  return run(SECONDS);
+  const before = processCpuUs(pid);
+  const r = await run(SECONDS);
+  const after = processCpuUs(pid);
+  const cpu =
+    before === null || after === null || r.requests === 0 ? null : (after - before) / r.requests;
+  return { ...r, cpuUsPerRequest: cpu };
 }
+
+const cpuCell = (us: number | null) =>
+  us === null
+    ? ''
+    : `, CPU ${us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`}/req`;
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -25,3 +25,4 @@ export * from './repositories/graph-apply-lock.repository';
 export { isRoot, postgresSystemUser } from './embedded-postgres-root';
 export * from './replica-routing';
 export * from './repositories/replica-progress.repository';
+export * from './repositories/node-json-row';

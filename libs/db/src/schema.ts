@@ -89,6 +89,8 @@ export interface EventsTable {
   changes: Json<ChangeEntry[]>;
   counts: Json<StoredGraphCounts>;
   applied: number;
+  /** The read API's Event as JSON (storedEventJson); null on rows older than migration 0008. */
+  public_json: string | null;
 }
 
 export interface NodeVersionsTable {
@@ -105,6 +107,8 @@ export interface NodeVersionsTable {
   superseded_seq: number | null;
   /** Read through fromStoredNodeRecord, written through toStoredNodeRecord. */
   rec: Json<StoredNodeRecord>;
+  /** The read API's Node as JSON (storedNodeJson); null on rows older than migration 0008. */
+  public_json: string | null;
 }
 
 export interface TaskSnapshotsTable {

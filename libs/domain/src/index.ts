@@ -12,3 +12,5 @@ export * from './public-node';
 export * from './reducer';
 export * from './public';
 export * from './node-record-version';
+export * from './public-event';
+export * from './stored-json';

@@ -22,8 +22,11 @@ export function toPublicNode(graphId: number, rec: NodeRecord, graphKey: string)
 }
 
 /** Working, but silent for longer than `staleAfterMs` at `moment`. */
-export const isStale = (rec: NodeRecord, moment: number, staleAfterMs: number): boolean =>
-  rec.state === 'working' && moment - rec.lastEvent > staleAfterMs;
+export const isStale = (
+  rec: Pick<NodeRecord, 'state' | 'lastEvent'>,
+  moment: number,
+  staleAfterMs: number,
+): boolean => rec.state === 'working' && moment - rec.lastEvent > staleAfterMs;
 
 /**
  * The read API's Node without expansions, built in one object literal in NodeSchema's field order

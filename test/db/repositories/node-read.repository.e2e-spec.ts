@@ -1,4 +1,4 @@
-import { descendantsUpperBound, type NodeRecord } from '@graph-history/domain';
+import { descendantsUpperBound, storedNodeJson, type NodeRecord } from '@graph-history/domain';
 import { NodeReadRepository, type NodeListFilter } from '@graph-history/db';
 import { EventScript } from '../../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
@@ -78,14 +78,27 @@ describe('NodeReadRepository', () => {
     expect(at5).toMatchObject({
       graph: { graphId: h.graphId, graphKey: 'nodes', appliedSeq: last, source: 'watch' },
       seq: 5,
-      rec: h.nodesAt(5).get(2),
+      node: { rec: h.nodesAt(5).get(2), json: null },
       nextCreated: h.applied[5]!.event.created,
     });
     const now = await repo.findWithGraph(h.graphId, 2, null);
-    expect(now).toMatchObject({ seq: last, rec: h.nodesAt(last).get(2), nextCreated: null });
+    expect(now).toMatchObject({
+      seq: last,
+      node: { rec: h.nodesAt(last).get(2) },
+      nextCreated: null,
+    });
+    // as stored JSON, with what stale is judged by
+    const json = await repo.findWithGraph(h.graphId, 2, 5, false);
+    const rec = h.nodesAt(5).get(2)!;
+    expect(json?.node).toEqual({
+      json: storedNodeJson(h.graphId, rec),
+      rec: null,
+      state: rec.state,
+      lastEvent: rec.lastEvent,
+    });
     // a later event than the newest reads the newest
     expect(await repo.findWithGraph(h.graphId, 2, last + 5)).toMatchObject({ seq: last });
-    expect((await repo.findWithGraph(h.graphId, 99, null))?.rec).toBeNull();
+    expect((await repo.findWithGraph(h.graphId, 99, null))?.node).toBeNull();
     expect(await repo.findWithGraph(h.graphId + 1000, 1, null)).toBeNull();
   });
 

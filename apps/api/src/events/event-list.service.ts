@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { decodeId, eventId } from '@graph-history/domain';
-import { EventReadRepository, EventWithNode, GraphRow } from '@graph-history/db';
+import {
+  decodeId,
+  eventId,
+  eventJsonIn,
+  jsonStringBody,
+  withDataNode,
+} from '@graph-history/domain';
+import { EventJsonOrRow, EventReadRepository, EventWithNode, GraphRow } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
@@ -10,6 +16,7 @@ import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot, NodeSlot } from '../expand/node-slot';
 import { GraphAccessService } from '../graphs/graph-access.service';
 import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
+import { listJson } from '../lists/list-json';
 import { NodePresenter } from '../nodes/node.presenter';
 import { quote } from '../query/query-values';
 import { presentEvent } from './event.presenter';
@@ -30,7 +37,7 @@ export class EventListService {
     principal: Principal,
     graphId: string,
     query: EventListQuery,
-  ): Promise<ListEnvelope<unknown>> {
+  ): Promise<ListEnvelope<unknown> | string> {
     const { graph, ...prefetched } = await this.access.findAt(principal, graphId, query.asOf);
     const now = Date.now();
     const moment = await this.moments.resolve(graph, query.asOf, now, prefetched);
@@ -60,19 +67,36 @@ export class EventListService {
     const empty = moment.seq === 0 || from > to;
     const reversed = before !== undefined;
     const url = this.url(graph, moment, query);
+    const keyJson = jsonStringBody(graph.graphKey);
+    // no expansion below data.node: the stored JSON, spliced (JSON text, sent as it is)
     if (!query.expand.tree) {
       const { data, hasMore } = takePage(
-        empty ? [] : await this.events.page(range),
+        empty ? [] : await this.events.pageJson(range),
         limit,
         reversed,
       );
-      return listEnvelope(
+      return listJson(
         url,
         moment.eventId,
         hasMore,
-        data.map((e) => presentEvent(graph, e)),
+        data.map((e) => this.eventJson(graph, keyJson, e)),
       );
     }
+    if (query.expand.tree.size === 0) {
+      const { data, hasMore } = takePage(
+        empty ? [] : await this.events.pageJsonWithNodes(range),
+        limit,
+        reversed,
+      );
+      const items = data.map((e) => {
+        const node =
+          e.node &&
+          this.presenter.presentJson(graph, keyJson, e.node, this.momentOf(graph, e, now));
+        return this.eventJson(graph, keyJson, e, node);
+      });
+      return listJson(url, moment.eventId, hasMore, items);
+    }
+    // expansions below data.node: records, expanded and presented
     const rows = empty ? [] : await this.events.pageWithNodes(range);
     const { data, hasMore } = takePage(rows, limit, reversed);
     const nodes = await this.nodesOf(graph, data, query, now);
@@ -92,6 +116,31 @@ export class EventListService {
     return seq;
   }
 
+  /** An event as JSON text; with `nodeJson` (JSON text or null), with `data.node`. */
+  private eventJson(
+    graph: GraphRow,
+    keyJson: string,
+    e: EventJsonOrRow,
+    nodeJson?: string | null,
+  ): string {
+    if (e.json !== null) return eventJsonIn(e.json, keyJson, nodeJson);
+    const json = JSON.stringify(presentEvent(graph, e.row));
+    return nodeJson === undefined ? json : withDataNode(json, nodeJson);
+  }
+
+  /** The moment an event's node is shown at: just after the event (its stale judged then). */
+  private momentOf(
+    graph: GraphRow,
+    e: { seq: number; nextCreated: number | null },
+    now: number,
+  ): Moment {
+    return {
+      seq: e.seq,
+      eventId: eventId(graph.graphId, e.seq),
+      at: e.seq === graph.appliedSeq ? now : (e.nextCreated ?? now),
+    };
+  }
+
   /** `data.node`: each event's node as it stood just after the event, at that event's moment. */
   private async nodesOf(
     graph: GraphRow,
@@ -99,13 +148,10 @@ export class EventListService {
     query: EventListQuery,
     now: number,
   ): Promise<(NodeSlot | null)[]> {
-    const momentOf = (e: EventWithNode): Moment => ({
-      seq: e.seq,
-      eventId: eventId(graph.graphId, e.seq),
-      at: e.seq === graph.appliedSeq ? now : (e.nextCreated ?? now),
-    });
     const slots = events.map((e) =>
-      e.node ? nodeSlot(e.node, momentOf(e), query.expand.tree ?? undefined) : null,
+      e.node
+        ? nodeSlot(e.node, this.momentOf(graph, e, now), query.expand.tree ?? undefined)
+        : null,
     );
     const present = slots.filter((s): s is NodeSlot => s !== null);
     const budget = new ExpandBudget();

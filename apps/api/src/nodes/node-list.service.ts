@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type NodeRecord } from '@graph-history/domain';
+import { jsonStringBody, type NodeRecord } from '@graph-history/domain';
 import { GraphRow, NodeListFilter, NodeReadRepository } from '@graph-history/db';
 import { parameterInvalid, Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
@@ -9,6 +9,7 @@ import { nodeSlot } from '../expand/node-slot';
 import { graphPath } from '../expand/expand-urls';
 import { GraphAccessService } from '../graphs/graph-access.service';
 import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
+import { listJson } from '../lists/list-json';
 import { NodeListQuery } from './node-list.query';
 import { NodeLookupService } from './node-lookup.service';
 import { NodePresenter } from './node.presenter';
@@ -29,7 +30,7 @@ export class NodeListService {
     principal: Principal,
     graphId: string,
     query: NodeListQuery,
-  ): Promise<ListEnvelope<unknown>> {
+  ): Promise<ListEnvelope<unknown> | string> {
     if (query.maxDepth !== undefined && query.ancestorId === undefined) {
       throw parameterInvalid(
         'max_depth',
@@ -48,15 +49,22 @@ export class NodeListService {
       endingBefore === undefined
         ? undefined
         : await this.cursor(graph, filter, endingBefore, 'ending_before');
-    const rows =
-      moment.seq === 0
-        ? []
-        : await this.nodes.page({ ...filter, order: query.order, after, before, limit: limit + 1 });
+    const pageQuery = { ...filter, order: query.order, after, before, limit: limit + 1 };
+    const url = this.url(graph, moment, query);
+    // no expansion: the stored JSON, spliced (JSON text, sent as it is)
+    if (!query.expand.tree || query.expand.tree.size === 0) {
+      const rows = moment.seq === 0 ? [] : await this.nodes.pageJson(pageQuery);
+      const { data, hasMore } = takePage(rows, limit, before !== undefined);
+      const keyJson = jsonStringBody(graph.graphKey);
+      const items = data.map((n) => this.presenter.presentJson(graph, keyJson, n, moment));
+      return listJson(url, moment.eventId, hasMore, items);
+    }
+    const rows = moment.seq === 0 ? [] : await this.nodes.page(pageQuery);
     const { data, hasMore } = takePage(rows, limit, before !== undefined);
     const slots = data.map((rec) => nodeSlot(rec, moment, query.expand.tree ?? undefined));
     await this.expander.expand(graph, slots, query.expand.descendantsMaxDepth);
     return listEnvelope(
-      this.url(graph, moment, query),
+      url,
       moment.eventId,
       hasMore,
       slots.map((s) => this.presenter.present(graph, s)),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { decodeId, type PublicNode } from '@graph-history/domain';
-import { NodeReadRepository } from '@graph-history/db';
+import { decodeId, jsonStringBody, type NodeRecord, type PublicNode } from '@graph-history/domain';
+import { NodeJsonOrRecord, NodeReadRepository } from '@graph-history/db';
 import { Principal } from '@graph-history/http';
 import { MomentService } from '../as-of/moment.service';
 import { NodeExpander } from '../expand/node-expander.service';
@@ -30,24 +30,33 @@ export class NodeReadService {
     graphId: string,
     nodeId: string,
     query: NodeReadQuery,
-  ): Promise<PublicNode> {
+  ): Promise<PublicNode | string> {
     const { asOf } = query;
+    // no expansion: the node as its stored JSON, spliced (JSON text, sent as it is)
+    const plain = !query.expand.tree || query.expand.tree.size === 0;
+    const asked = decodeId('node', nodeId)?.n ?? 0;
     const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
-      this.nodes.findWithGraph(
-        id,
-        decodeId('node', nodeId)?.n ?? 0,
-        asOf.kind === 'event' ? asOf.seq : null,
-      ),
+      this.nodes.findWithGraph(id, asked, asOf.kind === 'event' ? asOf.seq : null, !plain),
     );
     const moment = await this.moments.resolve(graph, asOf, Date.now(), prefetched);
     // the prefetched version is the node only when the id names a node of this graph
-    const rec =
+    const node =
       prefetched.seq === moment.seq &&
-      prefetched.rec?.no === this.lookup.nodeNo(graph, nodeId, 'node_id')
-        ? prefetched.rec
-        : await this.lookup.find(graph, moment, nodeId, 'node_id');
-    const slot = nodeSlot(rec, moment, query.expand.tree ?? undefined);
+      prefetched.node !== null &&
+      asked === this.lookup.nodeNo(graph, nodeId, 'node_id')
+        ? prefetched.node
+        : asRecord(await this.lookup.find(graph, moment, nodeId, 'node_id'));
+    if (plain)
+      return this.presenter.presentJson(graph, jsonStringBody(graph.graphKey), node, moment);
+    const slot = nodeSlot(node.rec!, moment, query.expand.tree ?? undefined);
     await this.expander.expand(graph, [slot], query.expand.descendantsMaxDepth);
     return this.presenter.present(graph, slot);
   }
 }
+
+const asRecord = (rec: NodeRecord): NodeJsonOrRecord => ({
+  state: rec.state,
+  lastEvent: rec.lastEvent,
+  json: null,
+  rec,
+});

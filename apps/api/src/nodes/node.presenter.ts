@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
   inFieldOrder,
+  nodeJsonAt,
   isStale,
   NODE_BLOCKED_FIELDS,
   NODE_FIELDS,
@@ -9,9 +10,10 @@ import {
   toPublicNode,
   type PublicNode,
 } from '@graph-history/domain';
-import { GraphRow } from '@graph-history/db';
+import { GraphRow, NodeJsonOrRecord } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
-import { Expanded, NodeSlot } from '../expand/node-slot';
+import type { Moment } from '../as-of/moment';
+import { Expanded, nodeSlot, NodeSlot } from '../expand/node-slot';
 import { listEnvelope } from '../lists/list-envelope';
 
 type GraphNames = Pick<GraphRow, 'graphId' | 'graphKey'>;
@@ -43,6 +45,29 @@ export class NodePresenter {
         node.blocked = inFieldOrder(NODE_BLOCKED_FIELDS, { ...node.blocked, on: value });
     }
     return inFieldOrder(NODE_FIELDS, node);
+  }
+
+  /**
+   * A node without expansions as JSON text at `moment`: its stored JSON with the per-read fields
+   * filled in, or the presented record (rows older than the stored JSON). `graphKeyJson` is
+   * jsonStringBody of the graph's key.
+   */
+  presentJson(
+    graph: GraphNames,
+    graphKeyJson: string,
+    node: NodeJsonOrRecord,
+    moment: Moment,
+  ): string {
+    if (node.json === null)
+      return JSON.stringify(this.present(graph, nodeSlot(node.rec, moment, undefined)));
+    const { eventId, at } = moment;
+    if (eventId === null) throw new Error('A node is never shown before its graph’s first event.');
+    return nodeJsonAt(
+      node.json,
+      graphKeyJson,
+      eventId,
+      isStale(node, at, this.config.STALE_AFTER_MS),
+    );
   }
 
   private expanded(graph: GraphNames, e: Expanded): Record<string, unknown> {

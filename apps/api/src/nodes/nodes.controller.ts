@@ -1,8 +1,9 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, UseGuards } from '@nestjs/common';
 import { CurrentPrincipal, Principal } from '@graph-history/http';
 import { ApiAccessGuard } from '../http/api-access.guard';
 import { QueryParams } from '../query/query-params';
 import { RawQuery } from '../query/raw-query.decorator';
+import { JSON_CONTENT_TYPE } from '../lists/list-json';
 import { readNodeListQuery } from './node-list.query';
 import { NodeListService } from './node-list.service';
 import { readNodeReadQuery } from './node-read.query';
@@ -17,6 +18,8 @@ export class NodesController {
   ) {}
 
   @Get()
+  // lists and nodes of stored JSON come as JSON text: Fastify sends it as it is
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   list(
     @CurrentPrincipal() principal: Principal,
     @Param('graph_id') graphId: string,
@@ -26,6 +29,7 @@ export class NodesController {
   }
 
   @Get(':node_id')
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   retrieve(
     @CurrentPrincipal() principal: Principal,
     @Param('graph_id') graphId: string,

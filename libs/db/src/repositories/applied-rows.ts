@@ -1,5 +1,10 @@
 import { Insertable } from 'kysely';
-import { toStoredNodeRecord, type AppliedEvent } from '@graph-history/domain';
+import {
+  storedEventJson,
+  storedNodeJson,
+  toStoredNodeRecord,
+  type AppliedEvent,
+} from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
@@ -65,6 +70,7 @@ export function appliedRows(
       changes: e.changes,
       counts: e.counts,
       applied: appliedAt,
+      public_json: storedEventJson(graphId, e),
     });
     for (const v of versions) {
       const previous = newest.get(v.no);
@@ -85,6 +91,7 @@ export function appliedRows(
         last_event: v.lastEvent,
         superseded_seq: null,
         rec: toStoredNodeRecord(v),
+        public_json: storedNodeJson(graphId, v),
       };
       newest.set(v.no, row);
       rows.versions.push(row);

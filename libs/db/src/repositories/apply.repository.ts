@@ -165,6 +165,7 @@ const EVENT_COLUMNS: InsertColumns<'events'> = {
   changes: 'jsonb',
   counts: 'jsonb',
   applied: 'bigint',
+  public_json: 'long text',
 };
 const VERSION_COLUMNS: InsertColumns<'node_versions'> = {
   graph_id: 'bigint',
@@ -178,6 +179,7 @@ const VERSION_COLUMNS: InsertColumns<'node_versions'> = {
   last_event: 'bigint',
   superseded_seq: 'bigint',
   rec: 'jsonb',
+  public_json: 'long text',
 };
 const SNAPSHOT_COLUMNS: InsertColumns<'task_snapshots'> = {
   graph_id: 'bigint',

@@ -1,5 +1,6 @@
 import {
   fromStoredNodeRecord,
+  type StoredNodeRecord,
   type NodeRecord,
   type StoredEvent,
   type StoredGraphCounts,
@@ -8,6 +9,7 @@ import { sql, type Expression, type Kysely } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import type { Database } from '../schema';
+import { nodeJsonOrRecord, type NodeJsonOrRecord } from './node-json-row';
 import { versionAt } from './node-version-queries';
 import { unnestRows } from './unnest-rows';
 
@@ -56,16 +58,29 @@ const eventFacts = new PreparedStatement(
       .select(['p.i', 'e.seq', 'e.created', 'e.counts']),
 );
 
-/** The columns of an events list row. */
-const LISTED = ['seq', 'type', 'created', 'node_no', 'source', 'payload', 'changes'] as const;
+type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> } & {
+  objects: Expression<boolean>;
+};
 
-type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> };
-
-/** The events of one page, in scan order. */
+/**
+ * The events of one page, in scan order: `public_json`, and the jsonb columns only where it is
+ * null or `objects` asks for them (pg then parses no JSON for rows sent as they are stored).
+ */
 const eventsPage = (db: Kysely<Database>, q: PageArgs, direction: 'asc' | 'desc') =>
   db
     .selectFrom('events')
-    .select(LISTED)
+    .select(['seq', 'type', 'created', 'node_no', 'public_json'])
+    .select([
+      sql<
+        EventRow['source'] | null
+      >`case when ${q.objects} or public_json is null then source end`.as('source'),
+      sql<
+        EventRow['payload'] | null
+      >`case when ${q.objects} or public_json is null then payload end`.as('payload'),
+      sql<
+        EventRow['changes'] | null
+      >`case when ${q.objects} or public_json is null then changes end`.as('changes'),
+    ])
     .where('graph_id', '=', q.graphId)
     .where('seq', '>=', q.fromSeq)
     .where('seq', '<=', q.toSeq)
@@ -77,33 +92,60 @@ const PAGE_ARGS = {
   fromSeq: pgArg<number>('bigint'),
   toSeq: pgArg<number>('bigint'),
   limit: pgArg<number>('int'),
+  objects: pgArg<boolean>('boolean'),
 };
+
+const LISTED = [
+  'seq',
+  'type',
+  'created',
+  'node_no',
+  'public_json',
+  'source',
+  'payload',
+  'changes',
+] as const;
 
 /**
  * A page of events with each event's node as of it, in one statement: the version the event
  * wrote is a primary-key equality probe (`valid_from = seq`); only an event that wrote none falls
- * back to the newest earlier version. No window or sort: rows keep the events index's order.
+ * back (a lateral probe that is skipped otherwise) to the newest earlier version. No window or
+ * sort: rows keep the events index's order. The node's `rec` comes only where its `public_json`
+ * is null or `objects` asks for it.
  */
 const pageWithNodes = (direction: 'asc' | 'desc') =>
   new PreparedStatement(`gh_events_with_nodes_${direction}`, PAGE_ARGS, (db, arg) =>
     db
       .selectFrom(eventsPage(db, arg, direction).as('e'))
-      .leftJoin('node_versions as w', (join) =>
-        join
-          .on('w.graph_id', '=', arg.graphId)
-          .onRef('w.node_no', '=', 'e.node_no')
-          .onRef('w.valid_from', '=', 'e.seq'),
+      // lateral with a limit: always a primary-key probe per event (a plain join may be
+      // planned as a hash join over every version of the graph, and a sort)
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('node_versions as v')
+            .select(['v.node_no', 'v.public_json', 'v.rec', 'v.state', 'v.last_event'])
+            .where('v.graph_id', '=', arg.graphId)
+            .where('v.node_no', '=', eb.ref('e.node_no'))
+            .where('v.valid_from', '=', eb.ref('e.seq'))
+            .limit(sql.lit(1))
+            .as('w'),
+        (join) => join.onTrue(),
+      )
+      .leftJoinLateral(
+        (eb) =>
+          versionAt(arg.graphId, eb.ref('e.node_no'), eb.ref('e.seq'))
+            .where(sql<boolean>`w.node_no is null`)
+            .select(['v.public_json', 'v.rec', 'v.state', 'v.last_event'])
+            .as('f'),
+        (join) => join.onTrue(),
       )
       .select((eb) => [
         ...LISTED.map((c) => `e.${c}` as const),
-        eb.fn
-          .coalesce(
-            'w.rec',
-            versionAt(arg.graphId, eb.ref('e.node_no'), eb.ref('e.seq'))
-              .select('v.rec')
-              .$asScalar(),
-          )
-          .as('rec'),
+        eb.fn.coalesce('w.public_json', 'f.public_json').as('node_json'),
+        sql<StoredNodeRecord | null>`case when ${arg.objects} or coalesce(w.public_json, f.public_json) is null
+          then coalesce(w.rec, f.rec) end`.as('rec'),
+        eb.fn.coalesce('w.state', 'f.state').as('node_state'),
+        eb.fn.coalesce('w.last_event', 'f.last_event').as('node_last_event'),
         eb
           .selectFrom('events as n')
           .select('n.created')
@@ -116,23 +158,42 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
   );
 const pagesWithNodes = { asc: pageWithNodes('asc'), desc: pageWithNodes('desc') };
 
-const toEventRow = (r: {
+type ListedRow = {
   seq: number;
   type: string;
   created: number;
   node_no: number;
-  source: EventRow['source'];
-  payload: EventRow['payload'];
-  changes: EventRow['changes'];
-}): EventRow => ({
+  public_json: string | null;
+  source: EventRow['source'] | null;
+  payload: EventRow['payload'] | null;
+  changes: EventRow['changes'] | null;
+};
+
+const toEventRow = (r: ListedRow): EventRow => ({
   seq: r.seq,
   type: r.type,
   created: r.created,
   nodeNo: r.node_no,
-  source: r.source,
-  payload: r.payload,
-  changes: r.changes,
+  source: r.source!,
+  payload: r.payload!,
+  changes: r.changes!,
 });
+
+/** An event of a page as its stored JSON, or as its row where it has none (older rows). */
+export type EventJsonOrRow = { seq: number } & (
+  { json: string; row: null } | { json: null; row: EventRow }
+);
+
+const toJsonOrRow = (r: ListedRow): EventJsonOrRow =>
+  r.public_json === null
+    ? { seq: r.seq, json: null, row: toEventRow(r) }
+    : { seq: r.seq, json: r.public_json, row: null };
+
+/** An event of a page as JSON, with its node (see EventWithNode). */
+export type EventJsonWithNode = EventJsonOrRow & {
+  node: NodeJsonOrRecord | null;
+  nextCreated: number | null;
+};
 
 export class EventReadRepository {
   constructor(private readonly db: Db) {}
@@ -182,27 +243,57 @@ export class EventReadRepository {
 
   /** One page of events in the given direction, within the inclusive range. */
   async page(q: EventPageQuery): Promise<EventRow[]> {
-    const rows = await eventsPage(
+    return (await this.listed(q, true)).map(toEventRow);
+  }
+
+  /** `page`, each event as its stored JSON where it has one. */
+  async pageJson(q: EventPageQuery): Promise<EventJsonOrRow[]> {
+    return (await this.listed(q, false)).map(toJsonOrRow);
+  }
+
+  private listed(q: EventPageQuery, objects: boolean): Promise<ListedRow[]> {
+    return eventsPage(
       this.db,
       {
         graphId: sql.val(q.graphId),
         fromSeq: sql.val(q.fromSeq),
         toSeq: sql.val(q.toSeq),
         limit: sql.val(q.limit),
+        objects: sql.val(objects),
       },
       q.direction,
     ).execute();
-    return rows.map(toEventRow);
   }
 
   /** `page`, each event with its node as it stood just after it and the next event's `created`. */
   async pageWithNodes(q: EventPageQuery): Promise<EventWithNode[]> {
-    const rows = await pagesWithNodes[q.direction].rows(this.db, q);
-    const createdAt = new Map(rows.map((r) => [r.seq, r.created]));
+    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...q, objects: true });
+    const nextCreated = nextCreatedOf(rows, q.toSeq);
     return rows.map((r) => ({
       ...toEventRow(r),
       node: r.rec === null ? null : fromStoredNodeRecord(r.rec),
-      nextCreated: createdAt.get(r.seq + 1) ?? (r.seq === q.toSeq ? r.after_created : null),
+      nextCreated: nextCreated(r),
     }));
   }
+
+  /** `pageWithNodes` with events and nodes as their stored JSON where they have one. */
+  async pageJsonWithNodes(q: EventPageQuery): Promise<EventJsonWithNode[]> {
+    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...q, objects: false });
+    const nextCreated = nextCreatedOf(rows, q.toSeq);
+    return rows.map((r) => ({
+      ...toJsonOrRow(r),
+      node: nodeJsonOrRecord(r),
+      nextCreated: nextCreated(r),
+    }));
+  }
+}
+
+/** Each row's next event's `created`: on the page, or past its top (see EventWithNode). */
+function nextCreatedOf(
+  rows: { seq: number; created: number; after_created: number | null }[],
+  toSeq: number,
+) {
+  const createdAt = new Map(rows.map((r) => [r.seq, r.created]));
+  return (r: { seq: number }) =>
+    createdAt.get(r.seq + 1) ?? (r.seq === toSeq ? rows[0]!.after_created : null);
 }

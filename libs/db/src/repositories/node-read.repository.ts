@@ -6,6 +6,7 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
+import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import { GRAPH_COLUMNS, graphById, momentSeq, nextEventCreated, toGraphRow } from './graph-queries';
@@ -13,6 +14,7 @@ import { GraphRow } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
+import { nodeJsonOrRecord, type NodeJsonColumns, type NodeJsonOrRecord } from './node-json-row';
 
 /** A node number and the event sequence to read it at. */
 export interface NodeAt {
@@ -56,6 +58,7 @@ const findWithGraph = new PreparedStatement(
     graphId: pgArg<number>('bigint'),
     nodeNo: pgArg<number>('int'),
     seq: pgArg<number | null>('bigint'),
+    objects: pgArg<boolean>('boolean'),
   },
   (db, arg) =>
     graphById(db, arg.graphId)
@@ -64,7 +67,15 @@ const findWithGraph = new PreparedStatement(
         const seq = momentSeq(eb, arg.seq);
         return [
           seq.as('seq'),
-          versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq).select('v.rec').$asScalar().as('rec'),
+          versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq)
+            .select(
+              sql<NodeJsonColumns>`json_build_object(
+                'node_json', case when ${arg.objects} then null else v.public_json end,
+                'rec', case when ${arg.objects} or v.public_json is null then v.rec end,
+                'node_state', v.state, 'node_last_event', v.last_event)`.as('version'),
+            )
+            .$asScalar()
+            .as('version'),
           nextEventCreated(eb, seq).as('next_created'),
         ];
       }),
@@ -123,8 +134,8 @@ export interface NodeWithGraph {
   graph: GraphRow;
   /** The event read at: the one asked for, or the newest when none was given or it is later. */
   seq: number;
-  /** The node as of `seq`; null when it did not exist. */
-  rec: NodeRecord | null;
+  /** The node as of `seq` (only as a record when asked for `objects`); null when it did not exist. */
+  node: NodeJsonOrRecord | null;
   /** `created` of the event after the moment; null when the moment is the newest event. */
   nextCreated: number | null;
 }
@@ -135,19 +146,21 @@ export class NodeReadRepository {
 
   /**
    * The hot path of node reads in one prepared statement: graph by id, the node's version as of
-   * `seq` or the newest event, and the next event's `created`; each an index lookup.
+   * `seq` or the newest event, and the next event's `created`; each an index lookup. The node
+   * comes as its stored JSON where it has one, unless `objects` asks for the record.
    */
   async findWithGraph(
     graphId: number,
     nodeNo: number,
     seq: number | null,
+    objects = true,
   ): Promise<NodeWithGraph | null> {
-    const [row] = await findWithGraph.rows(this.db, { graphId, nodeNo, seq });
+    const [row] = await findWithGraph.rows(this.db, { graphId, nodeNo, seq, objects });
     return row
       ? {
           graph: toGraphRow(row),
           seq: row.seq,
-          rec: row.rec === null ? null : fromStoredNodeRecord(row.rec),
+          node: row.version === null ? null : nodeJsonOrRecord(row.version),
           nextCreated: row.next_created,
         }
       : null;
@@ -279,21 +292,40 @@ export class NodeReadRepository {
 
   /** One page of the nodes list: an index range scan in list order, stopped by LIMIT. */
   async page(q: NodePageQuery): Promise<NodeRecord[]> {
+    const rows = await this.paged(q, this.listed(q).select('v.rec')).execute();
+    return rows.map((r) => fromStoredNodeRecord(r.rec));
+  }
+
+  /** `page`, each node as its stored JSON where it has one (pg parses no `rec` for those). */
+  async pageJson(q: NodePageQuery): Promise<NodeJsonOrRecord[]> {
+    const rows = await this.paged(
+      q,
+      this.listed(q).select([
+        'v.public_json as node_json',
+        sql<StoredNodeRecord | null>`case when v.public_json is null then v.rec end`.as('rec'),
+        'v.state as node_state',
+        'v.last_event as node_last_event',
+      ]),
+    ).execute();
+    return rows.map((r) => nodeJsonOrRecord(r)!);
+  }
+
+  /** A list query narrowed to the page's position, in list order, stopped by LIMIT. */
+  private paged<Q extends ReturnType<NodeReadRepository['listed']>>(q: NodePageQuery, query: Q): Q {
     const column = q.order === 'tree' ? 'v.sort_key' : 'v.node_no';
     const position = (rec: NodeRecord) => (q.order === 'tree' ? rec.sortKey : rec.no);
-    let query = this.listed(q);
-    if (q.after) query = query.where(column, '>', position(q.after));
-    if (q.before) query = query.where(column, '<', position(q.before));
-    const rows = await query
-      .orderBy(column, q.before ? 'desc' : 'asc')
-      .limit(q.limit)
-      .execute();
-    return rows.map((r) => fromStoredNodeRecord(r.rec));
+    let out = query;
+    if (q.after) out = out.where(column, '>', position(q.after)) as Q;
+    if (q.before) out = out.where(column, '<', position(q.before)) as Q;
+    return out.orderBy(column, q.before ? 'desc' : 'asc').limit(q.limit) as Q;
   }
 
   /** The node when the list `filter` describes holds it (a cursor's check), else null. */
   async findInList(filter: NodeListFilter, nodeNo: number): Promise<NodeRecord | null> {
-    const row = await this.listed(filter).where('v.node_no', '=', nodeNo).executeTakeFirst();
+    const row = await this.listed(filter)
+      .select('v.rec')
+      .where('v.node_no', '=', nodeNo)
+      .executeTakeFirst();
     return row ? fromStoredNodeRecord(row.rec) : null;
   }
 
@@ -301,7 +333,6 @@ export class NodeReadRepository {
   private listed(f: NodeListFilter) {
     let query = this.db
       .selectFrom('node_versions as v')
-      .select('v.rec')
       .where('v.graph_id', '=', f.graphId)
       .where('v.valid_from', '<=', f.seq)
       .where(notSuperseded(f.seq));

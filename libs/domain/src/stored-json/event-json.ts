@@ -1,0 +1,55 @@
+import type { ChangeEntry } from '../event';
+import { presentEvent, type ListedEvent } from '../public-event';
+import { inJsonbOrder } from './jsonb-order';
+
+/**
+ * An event row's `public_json`: the read API's Event (without `data`) as JSON text, `graph_id`
+ * left as "gph_" (see storedNodeJson). Payload and change values are in the order a read of the
+ * jsonb columns gives them, so the text is byte for byte what presenting that read gives.
+ */
+export function storedEventJson(graphId: number, e: ListedEvent): string {
+  // presentEvent orders the source and each change's own keys; their values keep theirs
+  const stored = {
+    ...e,
+    payload: inJsonbOrder(e.payload),
+    changes: e.changes.map(changeInJsonbOrder),
+  };
+  return JSON.stringify(presentEvent(graphId, '', stored));
+}
+
+/** A change with its object values (attention, task_counts…) in jsonb's key order. */
+function changeInJsonbOrder(c: ChangeEntry): ChangeEntry {
+  let fields: ChangeEntry['fields'] | null = null;
+  for (const f in c.fields) {
+    const { from, to } = c.fields[f]!;
+    if ((from === null || typeof from !== 'object') && (to === null || typeof to !== 'object'))
+      continue;
+    (fields ??= { ...c.fields })[f] = { from: inJsonbOrder(from), to: inJsonbOrder(to) };
+  }
+  return fields ? { ...c, fields } : c;
+}
+
+const BLANK = ',"graph_id":"gph_"';
+
+/**
+ * The Event JSON of a stored `public_json` in graph `graphKeyJson` (jsonStringBody of the key);
+ * with `nodeJson` (JSON text, or null) it carries `data.node`. `id`, `object`, `type` and
+ * `created` come before `graph_id`, and a JSON string never holds `,"` unescaped.
+ */
+export function eventJsonIn(
+  stored: string,
+  graphKeyJson: string,
+  nodeJson?: string | null,
+): string {
+  const i = stored.indexOf(BLANK) + BLANK.length - 1;
+  if (i < BLANK.length - 1) throw new Error('A stored event JSON without its blank graph_id.');
+  const head = stored.slice(0, i) + graphKeyJson;
+  // slices of the stored text, not of the spliced one: no copy of the event per item
+  return nodeJson === undefined
+    ? head + stored.slice(i)
+    : `${head}${stored.slice(i, -1)},"data":{"node":${nodeJson ?? 'null'}}}`;
+}
+
+/** An Event's JSON (without `data`) with `data.node` added: `nodeJson` is JSON text, or null. */
+export const withDataNode = (eventJson: string, nodeJson: string | null): string =>
+  `${eventJson.slice(0, -1)},"data":{"node":${nodeJson ?? 'null'}}}`;

@@ -1,0 +1,3 @@
+export * from './jsonb-order';
+export * from './node-json';
+export * from './event-json';
