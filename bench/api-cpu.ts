@@ -6,7 +6,6 @@
  * steadier than req/s on a shared machine. Same environment as bench:api-ab (BENCH_API_DB,
  * BENCH_API_AB_DB, BENCH_API_SCENARIOS, BENCH_AB_ROUNDS, BENCH_API_SECONDS).
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDb } from '@graph-history/db';
 import { createKey } from '../test/ingestor/support/api-keys';
@@ -17,19 +16,12 @@ import { benchDatabase } from './support/bench-database';
 import { Running, startApi, startBaseline } from './support/api-servers';
 import { stopServer } from './support/child-server';
 import { loadAverage } from './support/machine-load';
+import { processCpuUs } from './support/process-cpu';
 import { requireWrk, runWrk, Target } from './support/wrk';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
 process.env.BENCH_API_SCENARIOS ??= 'node-read,graph-read';
-
-/** User + system CPU of a process so far, in microseconds. */
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[11], fields[12]: utime, stime in clock ticks (100 per second on Linux)
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 async function cpuPerRequest(
   server: Running,
@@ -40,9 +32,9 @@ async function cpuPerRequest(
   const run = (seconds: number) =>
     runWrk({ baseUrl: server.baseUrl, targets, connections, seconds, auth });
   await run(1);
-  const before = cpuMicros(server.process.pid!);
+  const before = processCpuUs(server.process.pid) ?? 0;
   const r = await run(SECONDS);
-  const used = cpuMicros(server.process.pid!) - before;
+  const used = (processCpuUs(server.process.pid) ?? 0) - before;
   if (r.errors) console.log(`  (${r.errors} errors: ${JSON.stringify(r.errorsBy)})`);
   return { micros: used / r.requests, reqPerSec: r.reqPerSec };
 }

@@ -28,7 +28,8 @@ import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-d
 import { freePort, startServer, stopServer } from './support/child-server';
 import { autoExplain } from './support/auto-explain';
 import { IngestClient } from './support/ingest-client';
-import { loadAverage, processCpuMs } from './support/machine-load';
+import { loadAverage } from './support/machine-load';
+import { processCpuUs } from './support/process-cpu';
 import { measureWriteLimit, WriteLimit } from './support/postgres-write-limit';
 import { profileWindow } from './support/profile-window';
 
@@ -93,7 +94,8 @@ async function main(): Promise<void> {
     }
     await queue.resume(); // a bench that died while paused leaves the queue paused
     const client = new IngestClient(urls, auth);
-    const ingestorCpu = () => ingestors.reduce((ms, p) => ms + processCpuMs(p.pid!), 0);
+    const ingestorCpu = () =>
+      ingestors.reduce((ms, p) => ms + (processCpuUs(p.pid) ?? 0) / 1000, 0);
     console.log(
       `ingest bench: ${PROCESSES} ingestor process(es); ${THROUGHPUT.graphs} graphs x ${THROUGHPUT.eventsPerGraph} events, batches of ${THROUGHPUT.batch}`,
     );
