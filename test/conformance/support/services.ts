@@ -4,7 +4,7 @@ import { ServiceProcess } from '../../support/service-process';
 import { type IssuedKey, createKeyWithCli, revokeKeyWithCli, runCli, type CliResult } from './cli';
 import { type HttpOptions, type HttpResponse, httpCall, uniqueLoopbackAddress } from './http';
 import { waitUntil } from '../../support/wait';
-import { freePort } from '../../support/free-port';
+import { freePort, twoFreePorts } from '../../support/free-port';
 
 export type { HttpResponse } from './http';
 export type { IssuedKey } from './cli';
@@ -60,9 +60,9 @@ export class Services {
     const database = await cloneTemplateDatabase();
     const queuePrefix = testQueuePrefix();
     const env = Services.env(database.url, queuePrefix);
-    const apiPort = await freePort();
+    const [apiPort, ingestPort] = await twoFreePorts();
     const [ingestor, api] = await Promise.all([
-      Services.startIngestor(env),
+      Services.startIngestor(env, ingestPort),
       ServiceProcess.start('api', apiPort, {
         ...env,
         ...UNLIMITED,
@@ -78,8 +78,11 @@ export class Services {
     return { DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' };
   }
 
-  private static async startIngestor(env: Record<string, string>): Promise<ServiceProcess> {
-    const port = await freePort();
+  private static async startIngestor(
+    env: Record<string, string>,
+    port?: number,
+  ): Promise<ServiceProcess> {
+    port ??= await freePort();
     return ServiceProcess.start('ingestor', port, { ...env, INGEST_PORT: String(port) });
   }
 

@@ -5,7 +5,7 @@ import type { WatchRunOptions } from '@graph-history/cli/watch/watch-runner';
 import { type TestDatabase, createTestDatabase } from '../../support/test-database';
 import { type TestKey, createKey } from '../../ingestor/support/api-keys';
 import { deleteQueueKeys, uniqueQueuePrefix } from '../../ingestor/support/ingestor-harness';
-import { freePort } from '../../support/free-port';
+import { twoFreePorts } from '../../support/free-port';
 import { ServiceProcess } from '../../support/service-process';
 
 export interface ApiNode {
@@ -47,7 +47,7 @@ export class LiveStack {
     const key = await createKey(t.db, name);
     const queuePrefix = uniqueQueuePrefix();
     const env = { DATABASE_URL: t.url, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' };
-    const [ingestPort, apiPort] = [await freePort(), await freePort()];
+    const [ingestPort, apiPort] = await twoFreePorts();
     const ingestor = await ServiceProcess.start('ingestor', ingestPort, {
       ...env,
       INGEST_PORT: String(ingestPort),
