@@ -10,10 +10,13 @@ export function ifNoneMatchHits(header: string | undefined, tag: string): boolea
   });
 }
 
+/** Bodies from this size are encoded to UTF-8 once, for both the hash and the socket. */
+const ENCODE_ONCE_FROM = 64 * 1024;
+
 /**
  * A strong ETag over the exact body of a successful GET/HEAD, so the tag changes exactly when the
  * body would; with a matching If-None-Match the answer becomes 304 without a body. Returns the
- * payload to send (called from the API's onSend hook).
+ * payload to send (called from the API's onSend hook): a large body as its UTF-8 bytes.
  */
 export function conditionalGet(
   req: FastifyRequest,
@@ -26,9 +29,10 @@ export function conditionalGet(
     (req.method !== 'GET' && req.method !== 'HEAD')
   )
     return payload;
-  const tag = `"${hash('sha1', payload, 'base64url')}"`;
+  const body = payload.length < ENCODE_ONCE_FROM ? payload : Buffer.from(payload);
+  const tag = `"${hash('sha1', body, 'base64url')}"`;
   reply.header('ETag', tag);
-  if (!ifNoneMatchHits(req.headers['if-none-match'], tag)) return payload;
+  if (!ifNoneMatchHits(req.headers['if-none-match'], tag)) return body;
   reply.code(304).removeHeader('content-type');
   return '';
 }
