@@ -4,6 +4,7 @@ import {
   eventId,
   eventJsonIn,
   jsonStringBody,
+  presentEvent,
   withDataNode,
 } from '@graph-history/domain';
 import { EventJsonOrRow, EventReadRepository, EventWithNode, GraphRow } from '@graph-history/db';
@@ -19,7 +20,6 @@ import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-env
 import { listJson } from '../lists/list-json';
 import { NodePresenter } from '../nodes/node.presenter';
 import { quote } from '../query/query-values';
-import { presentEvent } from './event.presenter';
 import { EventListQuery } from './event-list.query';
 
 /** GET /graphs/{graph_id}/events (read-api.md 4.5): retained events up to the moment. */
@@ -101,7 +101,12 @@ export class EventListService {
     const { data, hasMore } = takePage(rows, limit, reversed);
     const nodes = await this.nodesOf(graph, data, query, now);
     const items = data.map((e, i) =>
-      presentEvent(graph, e, nodes[i] ? this.presenter.present(graph, nodes[i]) : null),
+      presentEvent(
+        graph.graphId,
+        graph.graphKey,
+        e,
+        nodes[i] ? this.presenter.present(graph, nodes[i]) : null,
+      ),
     );
     return listEnvelope(url, moment.eventId, hasMore, items);
   }
@@ -124,7 +129,7 @@ export class EventListService {
     nodeJson?: string | null,
   ): string {
     if (e.json !== null) return eventJsonIn(e.json, keyJson, nodeJson);
-    const json = JSON.stringify(presentEvent(graph, e.row));
+    const json = JSON.stringify(presentEvent(graph.graphId, graph.graphKey, e.row));
     return nodeJson === undefined ? json : withDataNode(json, nodeJson);
   }
 
