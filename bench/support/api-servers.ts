@@ -1,5 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { API_NODE_FLAGS } from '../../libs/config/src/node-flags';
 import { freePort, startServer } from './child-server';
 
 export interface Running {
@@ -13,6 +14,7 @@ const API_MAIN = path.resolve(__dirname, '../../apps/api/dist/main.js');
  * The built API on 127.0.0.1 against the bench database, rate limits and the account's bound on
  * concurrent expensive reads out of the way (the bench measures speed, not fairness: with the
  * default ACCOUNT_CONCURRENCY of 1, the mixed scenario's pages queue and are refused with 429);
+ * started with the API's node flags (both sides of bench:api-ab: they compare code, not flags);
  * `nodeArgs` go before the script (e.g. `--cpu-prof` or a `-r` preload), `env` adds variables,
  * `main` is another checkout's built API (bench:api-ab).
  */
@@ -25,7 +27,7 @@ export async function startApi(
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = await startServer(
-    [...nodeArgs, main],
+    [...API_NODE_FLAGS, ...nodeArgs, main],
     {
       DATABASE_URL: databaseUrl,
       PORT: String(port),

@@ -7,3 +7,10 @@
  * of being copied and promoted: the apply's CPU per event falls by about a quarter.
  */
 export const INGESTOR_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
+/**
+ * Node flags every API process starts with (the same places as the ingestor's, and the API
+ * benches). A request's garbage (rows, bodies, promises) dies young: with a 64 MB young generation
+ * fewer of a busy API's objects outlive a scavenge, and pages cost about a tenth less CPU.
+ */
+export const API_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];

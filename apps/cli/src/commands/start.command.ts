@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Config, INGESTOR_NODE_FLAGS } from '@graph-history/config';
+import { API_NODE_FLAGS, Config, INGESTOR_NODE_FLAGS } from '@graph-history/config';
 import {
   createDb,
   migrateToLatest,
@@ -68,7 +68,7 @@ async function serve(
   await mkdir(logDir, { recursive: true });
   const env = { ...io.env, DATABASE_URL: databaseUrl, REDIS_URL: config.REDIS_URL };
   const apps = [
-    new AppProcess('API', appEntry('api'), env, path.join(logDir, 'api.log')),
+    new AppProcess('API', appEntry('api'), env, path.join(logDir, 'api.log'), API_NODE_FLAGS),
     new AppProcess(
       'ingestor',
       appEntry('ingestor'),

@@ -1,4 +1,4 @@
-import { INGESTOR_NODE_FLAGS } from '@graph-history/config';
+import { API_NODE_FLAGS, INGESTOR_NODE_FLAGS } from '@graph-history/config';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,6 +100,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
           appEntry('api'),
           { ...env, PORT: String(port), DATABASE_REPLICA_URLS: postgres.replicaUrl },
           log(`api-${i + 1}`),
+          API_NODE_FLAGS,
         ),
     );
     const apps = [...ingestors, ...apis];
