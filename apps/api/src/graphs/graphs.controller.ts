@@ -1,9 +1,7 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
-import { CurrentPrincipal, Principal } from '@graph-history/http';
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import { readAsOf } from '../as-of/as-of';
 import { ApiAccessGuard } from '../http/api-access.guard';
-import { QueryParams } from '../query/query-params';
-import { RawQuery } from '../query/raw-query.decorator';
+import { Read, type ReadRequest } from '../http/read-request.decorator';
 import { readGraphListQuery } from './graph-list.query';
 import { GraphListService } from './graph-list.service';
 import { GraphReadService } from './graph-read.service';
@@ -17,16 +15,16 @@ export class GraphsController {
   ) {}
 
   @Get()
-  list(@CurrentPrincipal() principal: Principal, @RawQuery() q: QueryParams) {
-    return this.graphList.list(principal, readGraphListQuery(q));
+  list(@Read() r: ReadRequest) {
+    return this.graphList.list(r.principal, readGraphListQuery(r.query));
   }
 
   @Get(':graph_id')
-  retrieve(
-    @CurrentPrincipal() principal: Principal,
-    @Param('graph_id') graphId: string,
-    @RawQuery() q: QueryParams,
-  ) {
-    return this.graphRead.retrieve(principal, graphId, readAsOf(q.allowOnly(['as_of'])));
+  retrieve(@Read() r: ReadRequest) {
+    return this.graphRead.retrieve(
+      r.principal,
+      r.params.graph_id!,
+      readAsOf(r.query.allowOnly(['as_of'])),
+    );
   }
 }

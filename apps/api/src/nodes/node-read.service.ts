@@ -34,16 +34,18 @@ export class NodeReadService {
     const { asOf } = query;
     // no expansion: the node as its stored JSON, spliced (JSON text, sent as it is)
     const plain = !query.expand.tree || query.expand.tree.size === 0;
-    const asked = decodeId('node', nodeId)?.n ?? 0;
+    const decoded = decodeId('node', nodeId);
+    const asked = decoded?.n ?? 0;
     const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
       this.nodes.findWithGraph(id, asked, asOf.kind === 'event' ? asOf.seq : null, !plain),
     );
     const moment = await this.moments.resolve(graph, asOf, Date.now(), prefetched);
-    // the prefetched version is the node only when the id names a node of this graph
+    // the prefetched version is the node only when the id names a node of this graph (else
+    // lookup.find answers 404)
     const node =
       prefetched.seq === moment.seq &&
       prefetched.node !== null &&
-      asked === this.lookup.nodeNo(graph, nodeId, 'node_id')
+      decoded?.graphId === graph.graphId
         ? prefetched.node
         : asRecord(await this.lookup.find(graph, moment, nodeId, 'node_id'));
     if (plain)

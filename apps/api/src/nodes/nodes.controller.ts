@@ -1,8 +1,6 @@
-import { Controller, Get, Header, Param, UseGuards } from '@nestjs/common';
-import { CurrentPrincipal, Principal } from '@graph-history/http';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiAccessGuard } from '../http/api-access.guard';
-import { QueryParams } from '../query/query-params';
-import { RawQuery } from '../query/raw-query.decorator';
+import { Read, type ReadRequest } from '../http/read-request.decorator';
 import { JSON_CONTENT_TYPE } from '../lists/list-json';
 import { readNodeListQuery } from './node-list.query';
 import { NodeListService } from './node-list.service';
@@ -20,22 +18,18 @@ export class NodesController {
   @Get()
   // lists and nodes of stored JSON come as JSON text: Fastify sends it as it is
   @Header('Content-Type', JSON_CONTENT_TYPE)
-  list(
-    @CurrentPrincipal() principal: Principal,
-    @Param('graph_id') graphId: string,
-    @RawQuery() q: QueryParams,
-  ) {
-    return this.nodeList.list(principal, graphId, readNodeListQuery(q));
+  list(@Read() r: ReadRequest) {
+    return this.nodeList.list(r.principal, r.params.graph_id!, readNodeListQuery(r.query));
   }
 
   @Get(':node_id')
   @Header('Content-Type', JSON_CONTENT_TYPE)
-  retrieve(
-    @CurrentPrincipal() principal: Principal,
-    @Param('graph_id') graphId: string,
-    @Param('node_id') nodeId: string,
-    @RawQuery() q: QueryParams,
-  ) {
-    return this.nodeRead.retrieve(principal, graphId, nodeId, readNodeReadQuery(q));
+  retrieve(@Read() r: ReadRequest) {
+    return this.nodeRead.retrieve(
+      r.principal,
+      r.params.graph_id!,
+      r.params.node_id!,
+      readNodeReadQuery(r.query),
+    );
   }
 }
