@@ -10,6 +10,10 @@ interface Admission {
   account: string;
 }
 
+/** The admission of a request, kept on it (a WeakMap's entries cost every scavenge more). */
+const ADMITTED = Symbol('admission');
+type AdmittedRequest = FastifyRequest & { [ADMITTED]?: Admission };
+
 const accountBucket = (p: Principal): string => `acct_${p.accountId}`;
 
 /** The decision that binds the client: a refusal, else the one with less left. */
@@ -31,8 +35,6 @@ function tell(reply: FastifyReply, d: RateDecision): void {
  * RateLimit-* headers report the tighter bucket after the charge, and Request-Cost the tokens spent.
  */
 export class FairShare {
-  private readonly admitted = new WeakMap<FastifyRequest, Admission>();
-
   constructor(
     private readonly keys: KeyRateLimiter,
     private readonly accounts: KeyRateLimiter,
@@ -84,7 +86,7 @@ export class FairShare {
     }
     const admission = { keyId: principal.keyId, account };
     if (!isExpensive(req.url)) {
-      this.admitted.set(req, admission);
+      (req as AdmittedRequest)[ADMITTED] = admission;
       return undefined;
     }
     return this.concurrency.acquire(principal.accountId).then((release) => {
@@ -95,7 +97,7 @@ export class FairShare {
       // a client that left while waiting has no 'close' to come: give the slot back now
       if (req.raw.socket?.destroyed) release();
       else reply.raw.once('close', release);
-      this.admitted.set(req, admission);
+      (req as AdmittedRequest)[ADMITTED] = admission;
     });
   }
 
@@ -104,7 +106,7 @@ export class FairShare {
    * there is nothing to wait for (a request of cost 1, or one not admitted here).
    */
   settle(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> | undefined {
-    const a = this.admitted.get(req);
+    const a = (req as AdmittedRequest)[ADMITTED];
     if (!a) return undefined;
     const bytes = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.length : 0;
     const cost = requestCost(bytes);
