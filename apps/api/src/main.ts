@@ -12,8 +12,12 @@ runMain('API', async () => {
     ),
   );
   // Reads are short index walks: starting a parallel worker costs more than the work it would share,
-  // and the cores are already busy with other requests.
-  const db = await openMigratedDb(config, { options: '-c max_parallel_workers_per_gather=0' });
+  // and the cores are already busy with other requests. The pool's connections stay open: an idle
+  // timeout arms a timer at every release and clears it at the next query.
+  const db = await openMigratedDb(config, {
+    options: '-c max_parallel_workers_per_gather=0',
+    idleTimeoutMillis: 0,
+  });
   const app = await createApiApp({ config, db });
   await app.listen({ port: config.PORT, host: config.HOST });
   closeOnSignals(app, db);
