@@ -93,15 +93,18 @@ export class PreparedStatement<S extends ArgTypes, R> {
     this.config = { name, text: this.text };
   }
 
-  async rows(db: Db, args: ArgValues<S>): Promise<R[]> {
+  /** The rows; a `then` on pg's promise, not an async function: one promise turn less per read. */
+  rows(db: Db, args: ArgValues<S>): Promise<R[]> {
     const values = this.parameters.map((p) => (p instanceof Arg ? args[p.name] : p));
     const pool = pools.get(db);
     // pg copies every query config's own properties (cloneQueryConfig): only `values` is own
     const config = Object.create(this.config) as { name: string; text: string; values: unknown[] };
     config.values = values;
-    const rows = pool
-      ? (await pool.query(config)).rows
-      : (await db.executeQuery(CompiledQuery.raw(this.text, values))).rows;
-    return this.asJson ? rows.map((row) => (row as { r: R }).r) : (rows as R[]);
+    const result = pool
+      ? pool.query(config)
+      : db.executeQuery(CompiledQuery.raw(this.text, values));
+    return result.then(({ rows }) =>
+      this.asJson ? rows.map((row) => (row as { r: R }).r) : (rows as R[]),
+    );
   }
 }

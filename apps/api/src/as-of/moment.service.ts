@@ -20,48 +20,61 @@ export interface Prefetched {
 export class MomentService {
   constructor(private readonly events: EventReadRepository) {}
 
-  /** The moment `asOf` names; `prefetched` saves the next event's lookup when it read that event. */
-  async resolve(
+  /**
+   * The moment `asOf` names; `prefetched` saves the next event's lookup when it read that event.
+   * Without a promise when nothing is left to read (now, or the event `prefetched` read): a
+   * promise turn less on the hot reads. Throws as the promise would reject.
+   */
+  resolve(
     graph: GraphRow,
     asOf: AsOf,
     now: number,
     prefetched?: Prefetched,
-  ): Promise<Moment> {
-    const { graphId, appliedSeq } = graph;
+  ): Moment | Promise<Moment> {
     switch (asOf.kind) {
       case 'now':
         return this.known(graph, asOf, now, null);
       case 'event': {
         const seq = this.checkEvent(graph, asOf.graphId, asOf.seq, asOf.id, 'as_of');
-        const nextCreated =
-          seq === appliedSeq
-            ? null
-            : prefetched?.seq === seq
-              ? prefetched.nextCreated
-              : await this.events.createdAt(graphId, seq + 1);
-        return this.known(graph, asOf, now, nextCreated);
+        if (seq === graph.appliedSeq) return this.known(graph, asOf, now, null);
+        if (prefetched?.seq === seq) return this.known(graph, asOf, now, prefetched.nextCreated);
+        return this.events
+          .createdAt(graph.graphId, seq + 1)
+          .then((nextCreated) => this.known(graph, asOf, now, nextCreated));
       }
-      case 'time': {
-        if (asOf.time > now) {
-          throw parameterInvalid(
-            'as_of',
-            `as_of ${asOf.time} is in the future; pass a time up to now, or leave it out to read now.`,
-          );
-        }
-        const seq =
-          graph.firstSeq === null
-            ? null
-            : await this.events.seqAtOrBefore(graphId, asOf.time, graph.firstSeq, appliedSeq);
-        if (seq === null) {
-          throw outsideRetention(
-            'as_of',
-            graph,
-            `as_of ${asOf.time} is before the oldest retained event; read from first_event_id on.`,
-          );
-        }
-        return { seq, eventId: eventId(graphId, seq), at: asOf.time };
-      }
+      case 'time':
+        return this.atTime(graph, asOf, now);
     }
+  }
+
+  private async atTime(
+    graph: GraphRow,
+    asOf: Extract<AsOf, { kind: 'time' }>,
+    now: number,
+  ): Promise<Moment> {
+    if (asOf.time > now) {
+      throw parameterInvalid(
+        'as_of',
+        `as_of ${asOf.time} is in the future; pass a time up to now, or leave it out to read now.`,
+      );
+    }
+    const seq =
+      graph.firstSeq === null
+        ? null
+        : await this.events.seqAtOrBefore(
+            graph.graphId,
+            asOf.time,
+            graph.firstSeq,
+            graph.appliedSeq,
+          );
+    if (seq === null) {
+      throw outsideRetention(
+        'as_of',
+        graph,
+        `as_of ${asOf.time} is before the oldest retained event; read from first_event_id on.`,
+      );
+    }
+    return { seq, eventId: eventId(graph.graphId, seq), at: asOf.time };
   }
 
   /**
