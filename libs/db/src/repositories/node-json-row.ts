@@ -21,8 +21,10 @@ export interface NodeJsonColumns {
 /** The version the columns hold; null when they hold none (a left join that found nothing). */
 export function nodeJsonOrRecord(r: NodeJsonColumns): NodeJsonOrRecord | null {
   if (r.node_state === null || r.node_last_event === null) return null;
-  const at = { state: r.node_state as NodeState, lastEvent: r.node_last_event };
+  const state = r.node_state as NodeState;
+  const lastEvent = r.node_last_event;
+  // object literals, not a spread of a shared part: the spread cost ~2 µs per node read
   return r.node_json === null
-    ? { ...at, json: null, rec: fromStoredNodeRecord(r.rec!) }
-    : { ...at, json: r.node_json, rec: null };
+    ? { state, lastEvent, json: null, rec: fromStoredNodeRecord(r.rec!) }
+    : { state, lastEvent, json: r.node_json, rec: null };
 }
