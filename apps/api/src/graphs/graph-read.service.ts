@@ -24,7 +24,7 @@ export class GraphReadService {
     const now = Date.now();
     // the active nodes are counted for `now` (the moment's instant when it is the newest event) and,
     // for an older event, at its instant (the next event's time): both in the one query
-    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
+    const prefetched = await this.access.readWith(principal, graphId, (id) =>
       this.graphs.findWithFacts(
         id,
         asOf.kind === 'event' ? asOf.seq : null,
@@ -32,6 +32,8 @@ export class GraphReadService {
         this.view.staleAfterMs,
       ),
     );
+    // not `{ graph, ...prefetched }`: an object rest copies the row, ~0.5 µs a read
+    const graph = prefetched.graph;
     const moment = await this.moments.resolve(graph, asOf, now, prefetched);
     const facts: GraphFacts =
       prefetched.seq === moment.seq

@@ -36,9 +36,11 @@ export class NodeReadService {
     const plain = !query.expand.tree || query.expand.tree.size === 0;
     const decoded = decodeId('node', nodeId);
     const asked = decoded?.n ?? 0;
-    const { graph, ...prefetched } = await this.access.readWith(principal, graphId, (id) =>
+    const prefetched = await this.access.readWith(principal, graphId, (id) =>
       this.nodes.findWithGraph(id, asked, asOf.kind === 'event' ? asOf.seq : null, !plain),
     );
+    // not `{ graph, ...prefetched }`: an object rest copies the row, ~0.5 µs a read
+    const graph = prefetched.graph;
     const moment = await this.moments.resolve(graph, asOf, Date.now(), prefetched);
     // the prefetched version is the node only when the id names a node of this graph (else
     // lookup.find answers 404)
