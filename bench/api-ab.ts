@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   };
   const otherMain = path.resolve(other, 'apps/api/dist/main.js');
   const servers = [
-    await startApi(here.databaseUrl, (process.env.BENCH_AB_HERE_NODE_ARGS ?? '').split(' ').filter(Boolean)),
+    await startApi(here.databaseUrl),
     await startApi(there.databaseUrl, [], {}, otherMain),
   ];
   const baseline = await startBaseline(here.databaseUrl);

@@ -9,7 +9,7 @@ export function processCpuUs(pid: number | undefined): number | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // fields after the command name (which may hold spaces) start at state, field 3
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + (process.env.BENCH_CPU_USER_ONLY ? 0 : Number(fields[12]))) * TICK_US;
+    return (Number(fields[11]) + Number(fields[12])) * TICK_US;
   } catch {
     return null;
   }
