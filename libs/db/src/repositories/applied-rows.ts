@@ -1,10 +1,5 @@
 import { Insertable } from 'kysely';
-import {
-  storedEventJson,
-  storedNodeJson,
-  toStoredNodeRecord,
-  type AppliedEvent,
-} from '@graph-history/domain';
+import { storedEventJson, storedNodeJson, type AppliedEvent } from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
@@ -65,9 +60,6 @@ export function appliedRows(
       type: e.type,
       created: e.created,
       node_no: e.nodeNo,
-      source: e.source,
-      payload: e.payload,
-      changes: e.changes,
       counts: e.counts,
       applied: appliedAt,
       public_json: storedEventJson(graphId, e),
@@ -90,7 +82,7 @@ export function appliedRows(
         state: v.state,
         last_event: v.lastEvent,
         superseded_seq: null,
-        rec: toStoredNodeRecord(v),
+        created_seq: v.createdSeq,
         public_json: storedNodeJson(graphId, v),
       };
       newest.set(v.no, row);
