@@ -1,5 +1,5 @@
 import { Insertable } from 'kysely';
-import { storedEventJson, storedNodeJson, type AppliedEvent } from '@graph-history/domain';
+import { storedEventJson, storedNodeJsonOf, type AppliedEvent } from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
@@ -47,6 +47,7 @@ export function appliedRows(
   for (const {
     event: e,
     versions,
+    presented,
     taskSnapshot: t,
     spawn: s,
     message: m,
@@ -64,7 +65,8 @@ export function appliedRows(
       applied: appliedAt,
       public_json: storedEventJson(graphId, e),
     });
-    for (const v of versions) {
+    for (let i = 0; i < versions.length; i++) {
+      const v = versions[i]!;
       const previous = newest.get(v.no);
       if (previous) previous.superseded_seq = e.seq;
       else {
@@ -83,7 +85,7 @@ export function appliedRows(
         last_event: v.lastEvent,
         superseded_seq: null,
         created_seq: v.createdSeq,
-        public_json: storedNodeJson(graphId, v),
+        public_json: storedNodeJsonOf(presented[i]!),
       };
       newest.set(v.no, row);
       rows.versions.push(row);

@@ -2,13 +2,14 @@ import { AppliedEvent } from '../applied-event';
 import { ChangeEntry } from '../event';
 import { NodeRecord } from '../node';
 import { presentNode } from '../public-node';
+import type { PublicNode } from '../public/node.schema';
 import { WatchEvent } from '../watch-event';
 import { copyNodeRecord } from './copy-node-record';
 import { EventContext } from './event-context';
 import { applyCountDelta } from './graph-count-delta';
 import { changedFields, createdFields } from './node-changes';
 
-/** The node as the read API shows it; the changes take its own fields. */
+/** The node as the read API shows it (and stores it, see storedNodeJson); changes take its fields. */
 const present = (graphId: number, rec: NodeRecord) => presentNode(graphId, '', rec, '', false);
 
 /**
@@ -20,6 +21,7 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
   const others = [...ctx.before.keys()].filter((no) => no !== eventNodeNo).sort((a, b) => a - b);
   const changes: ChangeEntry[] = [];
   const versions: NodeRecord[] = [];
+  const presented: PublicNode[] = [];
   for (const no of [eventNodeNo, ...others]) {
     const before = ctx.before.get(no) as NodeRecord | null;
     const after = ctx.node(no);
@@ -32,6 +34,7 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
     if (before !== null && Object.keys(fields).length === 0) continue;
     changes.push({ node_id: afterPublic.id, created: before === null, fields });
     versions.push(copyNodeRecord(after));
+    presented.push(afterPublic);
   }
   return {
     event: {
@@ -46,6 +49,7 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
       counts: { ...state.counts, by_state: { ...state.counts.by_state } },
     },
     versions,
+    presented,
     taskSnapshot: ctx.taskSnapshot,
     spawn: ctx.spawn,
     waitsOpened: ctx.waitsOpened,
