@@ -1,5 +1,10 @@
 import { Insertable } from 'kysely';
-import { storedEventJson, storedNodeJsonOf, type AppliedEvent } from '@graph-history/domain';
+import {
+  storedCountsJson,
+  storedEventJson,
+  storedNodeJsonOf,
+  type AppliedEvent,
+} from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
@@ -61,7 +66,7 @@ export function appliedRows(
       type: e.type,
       created: e.created,
       node_no: e.nodeNo,
-      counts: e.counts,
+      counts: storedCountsJson(e.counts),
       applied: appliedAt,
       public_json: storedEventJson(graphId, e),
     });

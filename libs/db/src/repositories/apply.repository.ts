@@ -160,7 +160,7 @@ const EVENT_COLUMNS: InsertColumns<'events'> = {
   type: 'text',
   created: 'bigint',
   node_no: 'int',
-  counts: 'jsonb',
+  counts: 'jsonb text',
   applied: 'bigint',
   public_json: 'json text',
 };

@@ -7,9 +7,11 @@ type Table = keyof Database & string;
 
 /**
  * The Postgres type each inserted column travels as. `json text`: a text column holding JSON
- * texts (as JSON.stringify writes them), sent as they are (see jsonTexts).
+ * texts (as JSON.stringify writes them), sent as they are (see jsonTexts); `jsonb text`: a jsonb
+ * column given such texts; `jsonb`: a jsonb column given values.
  */
-export type ValueType = 'bigint' | 'int' | 'text' | 'boolean' | 'jsonb' | 'json text';
+export type ValueType =
+  'bigint' | 'int' | 'text' | 'boolean' | 'jsonb' | 'jsonb text' | 'json text';
 
 /** The columns to insert into `T`, in order, with their types. */
 export type InsertColumns<T extends Table> = Partial<Record<keyof Database[T] & string, ValueType>>;
@@ -33,7 +35,7 @@ export function insertRowsSql<T extends Table>(
   const sources = names.map((name) => {
     const values = rows.map((r) => (r as Record<string, unknown>)[name] ?? null);
     const type = columns[name]!;
-    if (type === 'jsonb' || type === 'json text') {
+    if (type === 'jsonb' || type === 'jsonb text' || type === 'json text') {
       const texts = type === 'jsonb' ? values.map(jsonOrNull) : (values as (string | null)[]);
       // a null travels as an empty field, which no JSON text is
       return sql`string_to_table(${jsonTexts(texts)}::text, ${JSON_TEXTS_SEPARATOR}::text, '')`;
@@ -41,7 +43,9 @@ export function insertRowsSql<T extends Table>(
     return sql`unnest(${arrayLiteral(values, type)}::${sql.raw(type)}[])`;
   });
   const selected = names.map((name) =>
-    columns[name] === 'jsonb' ? sql`${sql.ref(name)}::jsonb` : sql.ref(name),
+    columns[name] === 'jsonb' || columns[name] === 'jsonb text'
+      ? sql`${sql.ref(name)}::jsonb`
+      : sql.ref(name),
   );
   return sql`insert into ${sql.table(table)} (${cols})
     select ${sql.join(selected)} from rows from (${sql.join(sources)}) as r(${cols})
