@@ -1,4 +1,5 @@
 import { AppliedEvent } from '../applied-event';
+import type { GraphState } from '../graph-state';
 import { ChangeEntry } from '../event';
 import { NodeRecord } from '../node';
 import { presentNode } from '../public-node';
@@ -13,11 +14,19 @@ import { changedFields, createdFields } from './node-changes';
 const present = (graphId: number, rec: NodeRecord) => presentNode(graphId, '', rec, '', false);
 
 /**
+ * Per state, each node as presented at the end of the last event that touched it: a node changes
+ * only inside events (EventContext.edit), so that is the node as presented before the next one.
+ */
+const presentedOf = new WeakMap<GraphState, Map<number, PublicNode>>();
+
+/**
  * Turns the touched nodes into change entries and versions (the event's node first, the others by
  * node number), moves the graph counts and builds the stored event.
  */
 export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: number): AppliedEvent {
   const { state } = ctx;
+  let presentedNow = presentedOf.get(state);
+  if (!presentedNow) presentedOf.set(state, (presentedNow = new Map()));
   const others = [...ctx.before.keys()].filter((no) => no !== eventNodeNo).sort((a, b) => a - b);
   const changes: ChangeEntry[] = [];
   const versions: NodeRecord[] = [];
@@ -30,7 +39,8 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
     const fields =
       before === null
         ? createdFields(afterPublic)
-        : changedFields(present(state.graphId, before), afterPublic);
+        : changedFields(presentedNow.get(no) ?? present(state.graphId, before), afterPublic);
+    presentedNow.set(no, afterPublic);
     if (before !== null && Object.keys(fields).length === 0) continue;
     changes.push({ node_id: afterPublic.id, created: before === null, fields });
     versions.push(copyNodeRecord(after));
