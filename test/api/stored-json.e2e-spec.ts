@@ -1,18 +1,22 @@
 import { sql } from 'kysely';
+import type { WatchEvent } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
 import { ApiHarness } from './support/api-harness';
 import { EventScript } from './support/watch-events';
+import { writeRowsAsBefore0009 } from './support/rows-before-0009';
 
 type Answer = { status: number; body: string; etag?: string; type?: string };
 
 /**
- * Pages and node reads are sent from the JSON the apply stored (`public_json`); rows without it
- * (written before migration 0008) are presented from their jsonb columns. Both must give the
- * same bytes, the same ETag and the same content type, also on pages that mix both kinds of rows.
+ * Pages and node reads are sent from the JSON the apply stored (`public_json`), and records are
+ * rebuilt from it (rows of migration 0009 on hold nothing else); rows without it (written before
+ * migration 0008) are presented from their jsonb columns, rows of 0008 have both. All must give
+ * the same bytes, the same ETag and the same content type, also on pages that mix the kinds.
  */
 describe('read API: stored JSON', () => {
   let h: ApiHarness;
   let urls: string[];
+  const seeded: { graphId: number; events: WatchEvent[] }[] = [];
 
   beforeAll(async () => {
     // page costs and concurrency out of the way: the comparison sends many pages
@@ -22,7 +26,7 @@ describe('read API: stored JSON', () => {
       ACCOUNT_CONCURRENCY: '1000000',
     });
     const [sim] = simulate({ graphs: 1, events: 700, seed: 'stored-json', graphKeyPrefix: 'sj' });
-    await h.seed(sim!.graphKey, sim!.events);
+    seeded.push({ ...(await h.seed(sim!.graphKey, sim!.events)), events: sim!.events });
     // attention (an object with a key order of its own), messages, a wait, a recent working node
     const s = new EventScript(Date.now() - 20 * 60_000);
     s.session('s')
@@ -34,7 +38,7 @@ describe('read API: stored JSON', () => {
       .tasks('s/b', [{ content: 'x', status: 'in_progress' }]);
     s.time = Date.now() - 1_000;
     s.activity('s/b');
-    await h.seed('script', s.events);
+    seeded.push({ ...(await h.seed('script', s.events)), events: s.events });
     urls = [];
     for (const g of ['sj-1', 'script']) {
       const base = `/api/v1/graphs/gph_${g}`;
@@ -83,6 +87,16 @@ describe('read API: stored JSON', () => {
         };
       }),
     );
+  /** Gives every row, or every other one, the jsonb columns written before migration 0009. */
+  const withJsonb = async (half: boolean) => {
+    for (const { graphId, events } of seeded)
+      await writeRowsAsBefore0009(
+        h.t.db,
+        graphId,
+        events,
+        (no, seq) => !half || (no + seq) % 2 === 0,
+      );
+  };
   /** Drops the stored JSON of every row, or of every other one. */
   const withoutJson = async (half: boolean) => {
     const every = sql.raw(half ? '2' : '1');
@@ -92,9 +106,13 @@ describe('read API: stored JSON', () => {
   };
 
   it('sends the same bytes, ETags and content type from the stored JSON as from the rows', async () => {
-    const stored = await sql<{ n: number }>`select count(*)::int as n from node_versions
-      where public_json is null`.execute(h.t.db);
-    expect(stored.rows[0]!.n).toBe(0);
+    // the apply writes each version and event once, as JSON
+    const stored = await sql<{ n: number }>`select
+      (select count(*) from node_versions
+        where public_json is null or rec is not null or created_seq is null)
+      + (select count(*) from events where public_json is null
+        or source is not null or payload is not null or changes is not null) as n`.execute(h.t.db);
+    expect(Number(stored.rows[0]!.n)).toBe(0);
     const fromJson = await answers();
     const bodies = fromJson.map((a) => a.body).join('\n');
     // the cases that splice: stale both ways, nodes missing at an event, attention, tasks
@@ -105,8 +123,13 @@ describe('read API: stored JSON', () => {
     // nodes read before they exist answer 404 node_not_yet_created, alike on both paths
     expect(fromJson.filter((a) => a.type !== 'application/json; charset=utf-8')).toEqual([]);
     expect(fromJson.filter((a) => a.status === 200).length).toBeGreaterThan(urls.length * 0.8);
-    // half the rows without stored JSON: pages mix both kinds
+    // half the rows also with their jsonb columns (as 0008 wrote them), then only with those
+    // (as before 0008): pages mix the kinds
+    await withJsonb(true);
+    expect(await answers()).toEqual(fromJson);
     await withoutJson(true);
+    expect(await answers()).toEqual(fromJson);
+    await withJsonb(false);
     expect(await answers()).toEqual(fromJson);
     await withoutJson(false);
     expect(await answers()).toEqual(fromJson);

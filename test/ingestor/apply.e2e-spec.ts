@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { fromStoredNodeRecord, StoredGraphCounts } from '@graph-history/domain';
+import { StoredGraphCounts } from '@graph-history/domain';
+import { NodeReadRepository } from '@graph-history/db';
 import { EndpointFixture, endpointFixture } from './support/endpoint-fixture';
 import { T0, validRun, watchEvent } from './support/watch-events';
 import { metricsAuth } from '../support/metrics-token';
@@ -31,14 +32,14 @@ describe('apply', () => {
 
     const stored = await t.db
       .selectFrom('events')
-      .select(['seq', 'key', 'type', 'created', 'counts', 'changes'])
+      .select(['seq', 'key', 'type', 'created', 'counts', 'public_json'])
       .where('graph_id', '=', g.graph_id)
       .orderBy('seq')
       .execute();
     expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
     expect(stored.map((e) => e.key)).toEqual(events.map((e) => e.key));
     expect(g.counts).toEqual(stored[299]!.counts);
-    expect(stored[0]!.changes[0]).toMatchObject({ created: true });
+    expect(JSON.parse(stored[0]!.public_json!).changes[0]).toMatchObject({ created: true });
     const inbox = await t.db
       .selectFrom('inbox')
       .select('seq')
@@ -157,15 +158,8 @@ describe('apply', () => {
 
   it('keeps node records whole in version rows', async () => {
     const g = await graph('applied');
-    const rec = await t.db
-      .selectFrom('node_versions')
-      .select('rec')
-      .where('graph_id', '=', g.graph_id)
-      .where('node_no', '=', 1)
-      .orderBy('valid_from', 'desc')
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    const node = fromStoredNodeRecord(rec.rec);
+    const node = await new NodeReadRepository(t.db).findAt(g.graph_id, 1, g.applied_seq);
     expect(node).toMatchObject({ no: 1, ref: 'ap-s', kind: 'session', depth: 0, parentNo: null });
+    expect(node!.createdSeq).toBe(1);
   });
 });

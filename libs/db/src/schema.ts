@@ -84,9 +84,10 @@ export interface EventsTable {
   type: string;
   created: number;
   node_no: number;
-  source: Json<EventSource>;
-  payload: Json<Record<string, unknown>>;
-  changes: Json<ChangeEntry[]>;
+  /** source, payload and changes: null on rows of migration 0009 on (in public_json only). */
+  source: Json<EventSource> | null;
+  payload: Json<Record<string, unknown>> | null;
+  changes: Json<ChangeEntry[]> | null;
   counts: Json<StoredGraphCounts>;
   applied: number;
   /** The read API's Event as JSON (storedEventJson); null on rows older than migration 0008. */
@@ -105,8 +106,13 @@ export interface NodeVersionsTable {
   last_event: number;
   /** valid_from of the node's next version; null while this one is current. */
   superseded_seq: number | null;
-  /** Read through fromStoredNodeRecord, written through toStoredNodeRecord. */
-  rec: Json<StoredNodeRecord>;
+  /**
+   * The record as jsonb on rows older than migration 0009 (null since: the record is rebuilt
+   * from public_json, sort_key and created_seq). Read through storedNodeRecord.
+   */
+  rec: Json<StoredNodeRecord> | null;
+  /** The record's createdSeq, on rows of migration 0009 on. */
+  created_seq: number | null;
   /** The read API's Node as JSON (storedNodeJson); null on rows older than migration 0008. */
   public_json: string | null;
 }

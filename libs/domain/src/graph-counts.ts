@@ -16,3 +16,13 @@ export const emptyCounts = (): StoredGraphCounts => ({
   blocked: 0,
   by_state: { working: 0, input_required: 0, idle: 0, completed: 0, failed: 0, canceled: 0 },
 });
+
+/** `JSON.stringify(counts)`, written out: the apply stores the counts of every event. */
+export function storedCountsJson(c: StoredGraphCounts): string {
+  const s = c.by_state;
+  return (
+    `{"nodes":${c.nodes},"sessions":${c.sessions},"agents":${c.agents},"blocked":${c.blocked},` +
+    `"by_state":{"working":${s.working},"input_required":${s.input_required},"idle":${s.idle},` +
+    `"completed":${s.completed},"failed":${s.failed},"canceled":${s.canceled}}}`
+  );
+}

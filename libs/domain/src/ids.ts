@@ -64,3 +64,9 @@ export function graphKeyFromId(id: string): string | null {
   const key = id.slice(4);
   return isGraphKey(key) ? key : null;
 }
+
+/** The node number of a node id this code encoded (stored JSON): no checks, see decodeId. */
+export function nodeNoOf(id: string): number {
+  // `node_`, the graph part's length (one base-36 digit), the graph part, the number
+  return parseInt(id.slice(6 + parseInt(id[5]!, 36)), 36);
+}

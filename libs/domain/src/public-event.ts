@@ -14,6 +14,17 @@ const rank = new Map<string, number>(NODE_FIELDS.map((f, i) => [f, i]));
 const byNodeFieldOrder = (a: string, b: string) =>
   (rank.get(a) ?? 999) - (rank.get(b) ?? 999) || (a < b ? -1 : 1);
 
+/** Whether a change lists its fields in the Node's field order (the reducer's changes do). */
+export function inNodeFieldOrder(fields: ChangeEntry['fields']): boolean {
+  let last = -1;
+  for (const f in fields) {
+    const r = rank.get(f);
+    if (r === undefined || r <= last) return false;
+    last = r;
+  }
+  return true;
+}
+
 /** Change entries in the documented key order (jsonb storage does not keep it). */
 const presentChanges = (changes: ChangeEntry[]) =>
   changes.map((c) => ({

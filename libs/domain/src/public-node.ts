@@ -31,6 +31,8 @@ export const isStale = (
 /**
  * The read API's Node without expansions, built in one object literal in NodeSchema's field order
  * (JSON.stringify keeps it on the wire): the hot path of node reads, with no reordering copy.
+ * `attention` and `task_counts` are in jsonb's key order (see compareJsonbKeys), the order they
+ * have always been sent in (records were read back from jsonb), whatever the record's own.
  */
 export function presentNode(
   graphId: number,
@@ -40,7 +42,7 @@ export function presentNode(
   stale: boolean,
 ): PublicNode {
   const ref = (no: number) => nodeId(graphId, no);
-  const b = rec.blocked;
+  const { attention: a, taskCounts: t, blocked: b } = rec;
   return {
     id: ref(rec.no),
     object: 'node',
@@ -56,7 +58,7 @@ export function presentNode(
     depth: rec.depth,
     state: rec.state,
     stale,
-    attention: rec.attention && { ...rec.attention },
+    attention: a && { since: a.since, reason: a.reason, message: a.message },
     title: rec.title,
     summary: rec.summary,
     headline: rec.headline,
@@ -72,7 +74,13 @@ export function presentNode(
     child_count: rec.childCount,
     descendant_count: rec.descendantCount,
     background_agent_count: rec.backgroundAgentCount,
-    task_counts: { ...rec.taskCounts },
+    task_counts: {
+      open: t.open,
+      total: t.total,
+      pending: t.pending,
+      completed: t.completed,
+      in_progress: t.in_progress,
+    },
     blocked: b && {
       on_ids: b.onNos.map(ref),
       starting: b.starting,

@@ -1,10 +1,5 @@
-import {
-  applyEvent,
-  createGraphState,
-  fromStoredNodeRecord,
-  WatchEvent,
-} from '@graph-history/domain';
-import { Db } from '@graph-history/db';
+import { applyEvent, createGraphState, WatchEvent } from '@graph-history/domain';
+import { Db, GraphStateRepository } from '@graph-history/db';
 import { sql } from 'kysely';
 
 /**
@@ -46,17 +41,8 @@ export async function expectAppliedOnce(
   events.forEach((event, i) => applyEvent(expected, event, i + 1));
   expect(g.counts).toEqual(expected.counts);
   expect(g.last_event).toBe(expected.lastCreated);
-  const current = await db
-    .selectFrom('node_versions')
-    .select('rec')
-    .distinctOn('node_no')
-    .where('graph_id', '=', g.graph_id)
-    .orderBy('node_no')
-    .orderBy('valid_from', 'desc')
-    .execute();
-  expect(current.map((r) => fromStoredNodeRecord(r.rec))).toEqual(
-    [...expected.nodes.values()].sort((a, b) => a.no - b.no),
-  );
+  const current = await new GraphStateRepository(db).currentRows(g.graph_id);
+  expect(current.nodes).toEqual([...expected.nodes.values()].sort((a, b) => a.no - b.no));
   const misplaced = await sql<{ n: number }>`select count(*)::int as n from (
       select superseded_seq,
         lead(valid_from) over (partition by node_no order by valid_from) as next

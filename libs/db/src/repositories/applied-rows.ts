@@ -1,8 +1,8 @@
 import { Insertable } from 'kysely';
 import {
+  storedCountsJson,
   storedEventJson,
-  storedNodeJson,
-  toStoredNodeRecord,
+  storedNodeJsonOf,
   type AppliedEvent,
 } from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
@@ -52,6 +52,7 @@ export function appliedRows(
   for (const {
     event: e,
     versions,
+    presented,
     taskSnapshot: t,
     spawn: s,
     message: m,
@@ -65,14 +66,12 @@ export function appliedRows(
       type: e.type,
       created: e.created,
       node_no: e.nodeNo,
-      source: e.source,
-      payload: e.payload,
-      changes: e.changes,
-      counts: e.counts,
+      counts: storedCountsJson(e.counts),
       applied: appliedAt,
       public_json: storedEventJson(graphId, e),
     });
-    for (const v of versions) {
+    for (let i = 0; i < versions.length; i++) {
+      const v = versions[i]!;
       const previous = newest.get(v.no);
       if (previous) previous.superseded_seq = e.seq;
       else {
@@ -90,8 +89,8 @@ export function appliedRows(
         state: v.state,
         last_event: v.lastEvent,
         superseded_seq: null,
-        rec: toStoredNodeRecord(v),
-        public_json: storedNodeJson(graphId, v),
+        created_seq: v.createdSeq,
+        public_json: storedNodeJsonOf(presented[i]!),
       };
       newest.set(v.no, row);
       rows.versions.push(row);

@@ -160,12 +160,9 @@ const EVENT_COLUMNS: InsertColumns<'events'> = {
   type: 'text',
   created: 'bigint',
   node_no: 'int',
-  source: 'jsonb',
-  payload: 'jsonb',
-  changes: 'jsonb',
-  counts: 'jsonb',
+  counts: 'jsonb text',
   applied: 'bigint',
-  public_json: 'long text',
+  public_json: 'json text',
 };
 const VERSION_COLUMNS: InsertColumns<'node_versions'> = {
   graph_id: 'bigint',
@@ -178,8 +175,8 @@ const VERSION_COLUMNS: InsertColumns<'node_versions'> = {
   state: 'text',
   last_event: 'bigint',
   superseded_seq: 'bigint',
-  rec: 'jsonb',
-  public_json: 'long text',
+  created_seq: 'bigint',
+  public_json: 'json text',
 };
 const SNAPSHOT_COLUMNS: InsertColumns<'task_snapshots'> = {
   graph_id: 'bigint',

@@ -1,5 +1,5 @@
 import {
-  fromStoredNodeRecord,
+  storedListedEvent,
   type StoredNodeRecord,
   type NodeRecord,
   type StoredEvent,
@@ -123,7 +123,15 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
         (eb) =>
           eb
             .selectFrom('node_versions as v')
-            .select(['v.node_no', 'v.public_json', 'v.rec', 'v.state', 'v.last_event'])
+            .select([
+              'v.node_no',
+              'v.public_json',
+              'v.rec',
+              'v.sort_key',
+              'v.created_seq',
+              'v.state',
+              'v.last_event',
+            ])
             .where('v.graph_id', '=', arg.graphId)
             .where('v.node_no', '=', eb.ref('e.node_no'))
             .where('v.valid_from', '=', eb.ref('e.seq'))
@@ -135,7 +143,14 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
         (eb) =>
           versionAt(arg.graphId, eb.ref('e.node_no'), eb.ref('e.seq'))
             .where(sql<boolean>`w.node_no is null`)
-            .select(['v.public_json', 'v.rec', 'v.state', 'v.last_event'])
+            .select([
+              'v.public_json',
+              'v.rec',
+              'v.sort_key',
+              'v.created_seq',
+              'v.state',
+              'v.last_event',
+            ])
             .as('f'),
         (join) => join.onTrue(),
       )
@@ -144,6 +159,14 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
         eb.fn.coalesce('w.public_json', 'f.public_json').as('node_json'),
         sql<StoredNodeRecord | null>`case when ${arg.objects} or coalesce(w.public_json, f.public_json) is null
           then coalesce(w.rec, f.rec) end`.as('rec'),
+        sql<string | null>`case when ${arg.objects} then coalesce(w.sort_key, f.sort_key) end`.as(
+          'sort_key',
+        ),
+        sql<
+          number | null
+        >`case when ${arg.objects} then coalesce(w.created_seq, f.created_seq) end`.as(
+          'created_seq',
+        ),
         eb.fn.coalesce('w.state', 'f.state').as('node_state'),
         eb.fn.coalesce('w.last_event', 'f.last_event').as('node_last_event'),
         eb
@@ -169,15 +192,17 @@ type ListedRow = {
   changes: EventRow['changes'] | null;
 };
 
-const toEventRow = (r: ListedRow): EventRow => ({
-  seq: r.seq,
-  type: r.type,
-  created: r.created,
-  nodeNo: r.node_no,
-  source: r.source!,
-  payload: r.payload!,
-  changes: r.changes!,
-});
+const toEventRow = (r: ListedRow): EventRow =>
+  storedListedEvent({
+    seq: r.seq,
+    type: r.type,
+    created: r.created,
+    nodeNo: r.node_no,
+    source: r.source,
+    payload: r.payload,
+    changes: r.changes,
+    json: r.public_json,
+  });
 
 /** An event of a page as its stored JSON, or as its row where it has none (older rows). */
 export type EventJsonOrRow = { seq: number } & (
@@ -271,7 +296,7 @@ export class EventReadRepository {
     const nextCreated = nextCreatedOf(rows, q.toSeq);
     return rows.map((r) => ({
       ...toEventRow(r),
-      node: r.rec === null ? null : fromStoredNodeRecord(r.rec),
+      node: nodeJsonOrRecord(r, true)?.rec ?? null,
       nextCreated: nextCreated(r),
     }));
   }

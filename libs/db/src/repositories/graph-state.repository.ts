@@ -1,9 +1,5 @@
-import {
-  fromStoredNodeRecord,
-  type NodeRecord,
-  type TaskItem,
-  type WaitRecord,
-} from '@graph-history/domain';
+import { type NodeRecord, type TaskItem, type WaitRecord } from '@graph-history/domain';
+import { recordColumns, recordOf } from './node-json-row';
 import { Repository } from './repository';
 
 /** The current (newest) rows of a graph, from which the reducer's state is rebuilt. */
@@ -17,12 +13,12 @@ export interface CurrentGraphRows {
 export class GraphStateRepository extends Repository {
   async currentRows(graphId: number): Promise<CurrentGraphRows> {
     const nodes = await this.db
-      .selectFrom('node_versions')
-      .select('rec')
-      .distinctOn('node_no')
-      .where('graph_id', '=', graphId)
-      .orderBy('node_no')
-      .orderBy('valid_from', 'desc')
+      .selectFrom('node_versions as v')
+      .select(recordColumns('v'))
+      .distinctOn('v.node_no')
+      .where('v.graph_id', '=', graphId)
+      .orderBy('v.node_no')
+      .orderBy('v.valid_from', 'desc')
       .execute();
     const openWaits = await this.db
       .selectFrom('waits')
@@ -39,7 +35,7 @@ export class GraphStateRepository extends Repository {
       .orderBy('seq', 'desc')
       .execute();
     return {
-      nodes: nodes.map((r) => fromStoredNodeRecord(r.rec)),
+      nodes: nodes.map(recordOf),
       openWaits: openWaits.map((w) => ({
         nodeNo: w.node_no,
         onNo: w.on_no,

@@ -1,6 +1,5 @@
 import {
   descendantsUpperBound,
-  fromStoredNodeRecord,
   type StoredNodeRecord,
   type NodeKind,
   type NodeRecord,
@@ -14,7 +13,15 @@ import { GraphRow } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
-import { nodeJsonOrRecord, type NodeJsonColumns, type NodeJsonOrRecord } from './node-json-row';
+import {
+  nodeJsonOrRecord,
+  RECORD_COLUMNS,
+  recordColumns,
+  recordOf,
+  type NodeJsonColumns,
+  type NodeJsonOrRecord,
+  type NodeRecordColumns,
+} from './node-json-row';
 
 /** A node number and the event sequence to read it at. */
 export interface NodeAt {
@@ -49,8 +56,12 @@ export interface NodePageQuery extends NodeListFilter {
   limit: number;
 }
 
-const groupRecords = (count: number, rows: { i: number; rec: StoredNodeRecord }[]) =>
-  groupByOrdinal(count, rows, (r) => fromStoredNodeRecord(r.rec));
+const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]) =>
+  groupByOrdinal(count, rows, recordOf);
+
+/** The record columns of a subquery aliased `a`, for its outer query (see recordColumns). */
+const recordColumnsOf = <A extends string>(a: A) =>
+  RECORD_COLUMNS.map((c) => `${a}.${c}` as `${A}.${(typeof RECORD_COLUMNS)[number]}`);
 
 const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
@@ -70,8 +81,10 @@ const findWithGraph = new PreparedStatement(
           versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq)
             .select(
               sql<NodeJsonColumns>`json_build_object(
-                'node_json', case when ${arg.objects} then null else v.public_json end,
+                'node_json', case when not ${arg.objects} or v.rec is null then v.public_json end,
                 'rec', case when ${arg.objects} or v.public_json is null then v.rec end,
+                'sort_key', case when ${arg.objects} then v.sort_key end,
+                'created_seq', case when ${arg.objects} then v.created_seq end,
                 'node_state', v.state, 'node_last_event', v.last_event)`.as('version'),
             )
             .$asScalar()
@@ -124,9 +137,11 @@ const findManyAt = new PreparedStatement(
         unnestRows<{ node_no: number; seq: number }>({ node_no: arg.nodeNos, seq: arg.seqs }),
       )
       .crossJoinLateral((eb) =>
-        versionAt(arg.graphId, eb.ref('p.node_no'), eb.ref('p.seq')).select('v.rec').as('x'),
+        versionAt(arg.graphId, eb.ref('p.node_no'), eb.ref('p.seq'))
+          .select(recordColumns('v'))
+          .as('x'),
       )
-      .select(['p.i', 'x.rec']),
+      .select(['p.i', ...recordColumnsOf('x')]),
 );
 
 /** A node read's one round trip: the graph, the node as of the moment, the next event's time. */
@@ -160,7 +175,7 @@ export class NodeReadRepository {
       ? {
           graph: toGraphRow(row),
           seq: row.seq,
-          node: row.version === null ? null : nodeJsonOrRecord(row.version),
+          node: row.version === null ? null : nodeJsonOrRecord(row.version, objects),
           nextCreated: row.next_created,
         }
       : null;
@@ -169,15 +184,15 @@ export class NodeReadRepository {
   /** The node as it stood just after event `seq`, or null when it did not exist yet. */
   async findAt(graphId: number, nodeNo: number, seq: number): Promise<NodeRecord | null> {
     const row = await this.db
-      .selectFrom('node_versions')
-      .select('rec')
-      .where('graph_id', '=', graphId)
-      .where('node_no', '=', nodeNo)
-      .where('valid_from', '<=', seq)
-      .orderBy('valid_from', 'desc')
+      .selectFrom('node_versions as v')
+      .select(recordColumns('v'))
+      .where('v.graph_id', '=', graphId)
+      .where('v.node_no', '=', nodeNo)
+      .where('v.valid_from', '<=', seq)
+      .orderBy('v.valid_from', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? fromStoredNodeRecord(row.rec) : null;
+    return row ? recordOf(row) : null;
   }
 
   /** Sequence of the event that created the node (its first version), or null for an unknown node. */
@@ -202,7 +217,7 @@ export class NodeReadRepository {
       seqs: items.map((n) => n.seq),
     });
     const out: (NodeRecord | null)[] = items.map(() => null);
-    for (const r of rows) out[Number(r.i) - 1] = fromStoredNodeRecord(r.rec);
+    for (const r of rows) out[Number(r.i) - 1] = recordOf(r);
     return out;
   }
 
@@ -223,7 +238,7 @@ export class NodeReadRepository {
       .crossJoinLateral((eb) =>
         eb
           .selectFrom('node_versions as v')
-          .select(['v.node_no', 'v.rec'])
+          .select(['v.node_no', ...recordColumns('v')])
           .where('v.graph_id', '=', graphId)
           .whereRef('v.parent_no', '=', 'p.node_no')
           .whereRef('v.valid_from', '<=', 'p.seq')
@@ -232,7 +247,7 @@ export class NodeReadRepository {
           .limit(limit)
           .as('c'),
       )
-      .select(['p.i', 'c.rec'])
+      .select(['p.i', ...recordColumnsOf('c')])
       .limit(totalLimit)
       .execute();
     return groupRecords(parents.length, rows);
@@ -270,7 +285,7 @@ export class NodeReadRepository {
       .crossJoinLateral((eb) =>
         eb
           .selectFrom('node_versions as v')
-          .select(['v.sort_key', 'v.rec'])
+          .select(recordColumns('v'))
           .where('v.graph_id', '=', graphId)
           // sort_key's collation ("C") is the comparison's: byte order, as the index holds it
           .whereRef('v.sort_key', '>', 'p.lo')
@@ -284,7 +299,7 @@ export class NodeReadRepository {
           .limit(limit)
           .as('d'),
       )
-      .select(['p.i', 'd.rec'])
+      .select(['p.i', ...recordColumnsOf('d')])
       .limit(totalLimit)
       .execute();
     return groupRecords(roots.length, rows);
@@ -292,8 +307,8 @@ export class NodeReadRepository {
 
   /** One page of the nodes list: an index range scan in list order, stopped by LIMIT. */
   async page(q: NodePageQuery): Promise<NodeRecord[]> {
-    const rows = await this.paged(q, this.listed(q).select('v.rec')).execute();
-    return rows.map((r) => fromStoredNodeRecord(r.rec));
+    const rows = await this.paged(q, this.listed(q).select(recordColumns('v'))).execute();
+    return rows.map(recordOf);
   }
 
   /** `page`, each node as its stored JSON where it has one (pg parses no `rec` for those). */
@@ -323,10 +338,10 @@ export class NodeReadRepository {
   /** The node when the list `filter` describes holds it (a cursor's check), else null. */
   async findInList(filter: NodeListFilter, nodeNo: number): Promise<NodeRecord | null> {
     const row = await this.listed(filter)
-      .select('v.rec')
+      .select(recordColumns('v'))
       .where('v.node_no', '=', nodeNo)
       .executeTakeFirst();
-    return row ? fromStoredNodeRecord(row.rec) : null;
+    return row ? recordOf(row) : null;
   }
 
   /** The versions a nodes list holds: the one place its filters are written. */

@@ -2,9 +2,19 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { AppliedEvent } from '../applied-event';
 import { ChangeEntry } from '../event';
+import { storedCountsJson } from '../graph-counts';
 import { GraphState } from '../graph-state';
 import { decodeId } from '../ids';
+import { presentEvent } from '../public-event';
 import { PublicNodeBody, publicNodeBody } from '../public-node';
+import {
+  inJsonbOrder,
+  nodeRecordFromJson,
+  storedEventJson,
+  storedListedEvent,
+  storedNodeJson,
+  storedNodeJsonOf,
+} from '../stored-json';
 import {
   applyEvent,
   createGraphState,
@@ -68,6 +78,26 @@ function checkAgainstOracle(state: GraphState, oracle: NaiveOracle, applied: App
       },
     );
   }
+}
+
+/**
+ * The stored JSON of each version and event: what presenting a jsonb read-back of the record
+ * and event gives, and the record and event rebuilt from it are the reducer's.
+ */
+function checkStoredJson(state: GraphState, applied: AppliedEvent): void {
+  applied.versions.forEach((version, i) => {
+    const json = storedNodeJsonOf(applied.presented[i]!);
+    expect(json).toBe(storedNodeJson(state.graphId, inJsonbOrder(version)));
+    expectEqual(nodeRecordFromJson(json, version.sortKey, version.createdSeq), version);
+  });
+  const e = applied.event;
+  expect(storedCountsJson(e.counts)).toBe(JSON.stringify(e.counts));
+  const json = storedEventJson(state.graphId, e);
+  const read = { ...e, payload: inJsonbOrder(e.payload), changes: inJsonbOrder(e.changes) };
+  expect(json).toBe(JSON.stringify(presentEvent(state.graphId, '', read)));
+  const { seq, type, created, nodeNo, source, payload, changes } = e;
+  const columns = { seq, type, created, nodeNo, source: null, payload: null, changes: null, json };
+  expectEqual(storedListedEvent(columns), { seq, type, created, nodeNo, source, payload, changes });
 }
 
 function checkTreeOrder(state: GraphState, oracle: NaiveOracle): void {
@@ -140,6 +170,7 @@ function runHistory(steps: Step[]): void {
         applied.event.changes.map((c) => state.nodes.get(decodeId('node', c.node_id)!.n)),
       );
       checkAgainstOracle(state, oracle, applied);
+      checkStoredJson(state, applied);
       previous = new Map(
         [...state.nodes.values()].map((r) => [r.no, publicNodeBody(state.graphId, r)]),
       );

@@ -1,15 +1,23 @@
 import { AppliedEvent } from '../applied-event';
+import type { GraphState } from '../graph-state';
 import { ChangeEntry } from '../event';
 import { NodeRecord } from '../node';
 import { presentNode } from '../public-node';
+import type { PublicNode } from '../public/node.schema';
 import { WatchEvent } from '../watch-event';
 import { copyNodeRecord } from './copy-node-record';
 import { EventContext } from './event-context';
 import { applyCountDelta } from './graph-count-delta';
 import { changedFields, createdFields } from './node-changes';
 
-/** The node as the read API shows it; the changes take its own fields. */
+/** The node as the read API shows it (and stores it, see storedNodeJson); changes take its fields. */
 const present = (graphId: number, rec: NodeRecord) => presentNode(graphId, '', rec, '', false);
+
+/**
+ * Per state, each node as presented at the end of the last event that touched it: a node changes
+ * only inside events (EventContext.edit), so that is the node as presented before the next one.
+ */
+const presentedOf = new WeakMap<GraphState, Map<number, PublicNode>>();
 
 /**
  * Turns the touched nodes into change entries and versions (the event's node first, the others by
@@ -17,9 +25,12 @@ const present = (graphId: number, rec: NodeRecord) => presentNode(graphId, '', r
  */
 export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: number): AppliedEvent {
   const { state } = ctx;
+  let presentedNow = presentedOf.get(state);
+  if (!presentedNow) presentedOf.set(state, (presentedNow = new Map()));
   const others = [...ctx.before.keys()].filter((no) => no !== eventNodeNo).sort((a, b) => a - b);
   const changes: ChangeEntry[] = [];
   const versions: NodeRecord[] = [];
+  const presented: PublicNode[] = [];
   for (const no of [eventNodeNo, ...others]) {
     const before = ctx.before.get(no) as NodeRecord | null;
     const after = ctx.node(no);
@@ -28,10 +39,12 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
     const fields =
       before === null
         ? createdFields(afterPublic)
-        : changedFields(present(state.graphId, before), afterPublic);
+        : changedFields(presentedNow.get(no) ?? present(state.graphId, before), afterPublic);
+    presentedNow.set(no, afterPublic);
     if (before !== null && Object.keys(fields).length === 0) continue;
     changes.push({ node_id: afterPublic.id, created: before === null, fields });
     versions.push(copyNodeRecord(after));
+    presented.push(afterPublic);
   }
   return {
     event: {
@@ -46,6 +59,7 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
       counts: { ...state.counts, by_state: { ...state.counts.by_state } },
     },
     versions,
+    presented,
     taskSnapshot: ctx.taskSnapshot,
     spawn: ctx.spawn,
     waitsOpened: ctx.waitsOpened,

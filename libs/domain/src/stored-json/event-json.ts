@@ -1,20 +1,36 @@
 import type { ChangeEntry } from '../event';
-import { presentEvent, type ListedEvent } from '../public-event';
+import { eventId, nodeId } from '../ids';
+import { inNodeFieldOrder, presentEvent, type ListedEvent } from '../public-event';
 import { inJsonbOrder } from './jsonb-order';
 
 /**
  * An event row's `public_json`: the read API's Event (without `data`) as JSON text, `graph_id`
  * left as "gph_" (see storedNodeJson). Payload and change values are in the order a read of the
  * jsonb columns gives them, so the text is byte for byte what presenting that read gives.
+ * Built in one object literal in presentEvent's field order: the reducer's changes already list
+ * their fields in the Node's order, each `{ from, to }` (presentEvent sorts only when they do not).
  */
 export function storedEventJson(graphId: number, e: ListedEvent): string {
-  // presentEvent orders the source and each change's own keys; their values keep theirs
-  const stored = {
-    ...e,
+  if (!e.changes.every((c) => inNodeFieldOrder(c.fields)))
+    return JSON.stringify(
+      presentEvent(graphId, '', {
+        ...e,
+        payload: inJsonbOrder(e.payload),
+        changes: e.changes.map(changeInJsonbOrder),
+      }),
+    );
+  const { provider, provider_version, adapter } = e.source;
+  return JSON.stringify({
+    id: eventId(graphId, e.seq),
+    object: 'event',
+    type: e.type,
+    created: e.created,
+    graph_id: 'gph_',
+    node_id: nodeId(graphId, e.nodeNo),
+    source: { provider, provider_version, adapter },
     payload: inJsonbOrder(e.payload),
     changes: e.changes.map(changeInJsonbOrder),
-  };
-  return JSON.stringify(presentEvent(graphId, '', stored));
+  });
 }
 
 /** A change with its object values (attention, task_counts…) in jsonb's key order. */
@@ -26,7 +42,7 @@ function changeInJsonbOrder(c: ChangeEntry): ChangeEntry {
       continue;
     (fields ??= { ...c.fields })[f] = { from: inJsonbOrder(from), to: inJsonbOrder(to) };
   }
-  return fields ? { ...c, fields } : c;
+  return { node_id: c.node_id, created: c.created, fields: fields ?? c.fields };
 }
 
 const BLANK = ',"graph_id":"gph_"';

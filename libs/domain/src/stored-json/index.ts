@@ -1,3 +1,5 @@
 export * from './jsonb-order';
 export * from './node-json';
 export * from './event-json';
+export * from './node-record-json';
+export * from './listed-event-json';

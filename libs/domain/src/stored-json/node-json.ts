@@ -1,22 +1,17 @@
 import { presentNode } from '../public-node';
 import type { NodeRecord } from '../node';
-import { inJsonbOrder } from './jsonb-order';
+import type { PublicNode } from '../public/node.schema';
 
 /**
  * A version row's `public_json`: the read API's Node for the version, without expansions, as
  * JSON text, with its per-read fields left blank: `as_of_event_id` "", `graph_id` "gph_" (the
  * apply does not know the key; it never changes) and `stale` false. `nodeJsonAt` fills them in.
- * Nested objects are in the order a read of the jsonb `rec` gives them, so the text is byte for
- * byte what presenting that read gives.
  */
-export function storedNodeJson(graphId: number, rec: NodeRecord): string {
-  const stored = {
-    ...rec,
-    attention: inJsonbOrder(rec.attention),
-    taskCounts: inJsonbOrder(rec.taskCounts),
-  };
-  return JSON.stringify(presentNode(graphId, '', stored, '', false));
-}
+export const storedNodeJson = (graphId: number, rec: NodeRecord): string =>
+  storedNodeJsonOf(presentNode(graphId, '', rec, '', false));
+
+/** storedNodeJson of the Node presented with blank per-read fields (AppliedEvent.presented). */
+export const storedNodeJsonOf = (presented: PublicNode): string => JSON.stringify(presented);
 
 const BLANKS = '"as_of_event_id":"","graph_id":"gph_"';
 const NOT_STALE = ',"stale":false,';
