@@ -1,7 +1,8 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, UseGuards } from '@nestjs/common';
 import { CurrentPrincipal, Principal } from '@graph-history/http';
 import { readAsOf } from '../as-of/as-of';
 import { ApiAccessGuard } from '../http/api-access.guard';
+import { JSON_CONTENT_TYPE } from '../lists/list-json';
 import { QueryParams } from '../query/query-params';
 import { RawQuery } from '../query/raw-query.decorator';
 import { readGraphListQuery } from './graph-list.query';
@@ -17,6 +18,8 @@ export class GraphsController {
   ) {}
 
   @Get()
+  // the list comes as JSON text: Fastify sends it as it is
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   list(@CurrentPrincipal() principal: Principal, @RawQuery() q: QueryParams) {
     return this.graphList.list(principal, readGraphListQuery(q));
   }
