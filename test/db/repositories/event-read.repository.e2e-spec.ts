@@ -1,4 +1,6 @@
-import { EventReadRepository } from '@graph-history/db';
+import { sql } from 'kysely';
+import { storedEventJson, storedNodeJson } from '@graph-history/domain';
+import { EventPageQuery, EventReadRepository, EventWithNode } from '@graph-history/db';
 import { EventScript } from '../../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 import { seedHistory, SeededHistory } from '../support/seeded-history';
@@ -104,5 +106,66 @@ describe('EventReadRepository', () => {
     expect(quiet.applied[3]!.versions).toEqual([]);
     const { expected, page } = withNodes(quiet);
     expect(await page(1, 4, 'desc', 10)).toEqual([4, 3, 2, 1].map(expected));
+  });
+
+  describe('pages as stored JSON', () => {
+    const queries = (g: SeededHistory): EventPageQuery[] => {
+      const last = g.applied.length;
+      return (['asc', 'desc'] as const).flatMap((direction) => [
+        { graphId: g.graphId, fromSeq: 1, toSeq: last, direction, limit: 100 },
+        { graphId: g.graphId, fromSeq: 2, toSeq: 3, direction, limit: 10 },
+        { graphId: g.graphId, fromSeq: 1, toSeq: last, direction, limit: 2 },
+        { graphId: g.graphId, fromSeq: 4, toSeq: 3, direction, limit: 10 },
+      ]);
+    };
+    const asStored = (graphId: number, { node, nextCreated, ...e }: EventWithNode) => ({
+      seq: e.seq,
+      json: storedEventJson(graphId, e),
+      row: null,
+      node: node && {
+        state: node.state,
+        lastEvent: node.lastEvent,
+        json: storedNodeJson(graphId, node),
+        rec: null,
+      },
+      nextCreated,
+    });
+
+    it('gives each event and its node as the apply stored them, the rest as the rows', async () => {
+      for (const q of queries(h)) {
+        const rows = await repo.pageWithNodes(q);
+        expect(await repo.pageJsonWithNodes(q)).toEqual(rows.map((r) => asStored(h.graphId, r)));
+        expect(await repo.pageJson(q)).toEqual(
+          rows.map((r) => ({ seq: r.seq, json: asStored(h.graphId, r).json, row: null })),
+        );
+      }
+    });
+
+    it('reads a page of which a row has no stored JSON from the rows', async () => {
+      const s = new EventScript(1_700_000_000_000, 1_000);
+      s.session('S').agent('S/a', 'S').status('S/a', 'idle').ended('S/a');
+      const old = await seedHistory(t.db, 'older', s.events);
+      await sql`update events set public_json = null
+        where graph_id = ${old.graphId} and seq = 2`.execute(t.db);
+      await sql`update node_versions set public_json = null
+        where graph_id = ${old.graphId} and valid_from = 3`.execute(t.db);
+      const [q] = queries(old);
+      const rows = await repo.pageWithNodes(q!);
+      const json = await repo.pageJsonWithNodes(q!);
+      expect(json.map((e) => [e.seq, e.json === null, e.node?.json === null])).toEqual([
+        [1, false, false],
+        [2, true, false],
+        [3, false, true],
+        [4, false, false],
+      ]);
+      expect(json[1]!.row).toEqual(expect.objectContaining({ seq: 2, type: rows[1]!.type }));
+      expect(json[2]!.node?.rec).toEqual(rows[2]!.node);
+      expect((await repo.pageJson(q!)).map((e) => e.json === null)).toEqual([
+        false,
+        true,
+        false,
+        false,
+      ]);
+    });
   });
 });

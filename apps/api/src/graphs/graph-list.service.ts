@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { emptyCounts, eventId, graphKeyFromId } from '@graph-history/domain';
 import { GraphReadRepository } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
-import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
+import { listUrl, takePage } from '../lists/list-envelope';
+import { listJson } from '../lists/list-json';
 import { quote } from '../query/query-values';
 import { GraphIdCache } from './graph-id-cache.service';
 import { GraphListQuery, LAST_EVENT_FILTERS } from './graph-list.query';
@@ -10,7 +11,8 @@ import { GraphViewService } from './graph-view.service';
 
 /**
  * GET /graphs (read-api.md 4.1): the key's watch graphs, most recently active first; one
- * statement reads the page, the cursor's place in it and each graph's facts now.
+ * statement reads the page, the cursor's place in it and each graph's facts now. The body is
+ * JSON text, written graph by graph (the route sends it as it is).
  */
 @Injectable()
 export class GraphListService {
@@ -20,7 +22,7 @@ export class GraphListService {
     private readonly view: GraphViewService,
   ) {}
 
-  async list(principal: Principal, query: GraphListQuery): Promise<ListEnvelope<unknown>> {
+  async list(principal: Principal, query: GraphListQuery): Promise<string> {
     const { limit, startingAfter, endingBefore } = query.page;
     const cursor = startingAfter ?? endingBefore;
     const param = startingAfter === undefined ? 'ending_before' : 'starting_after';
@@ -38,7 +40,7 @@ export class GraphListService {
     });
     if (rows === null) throw notInList(cursor!, param);
     const { data, hasMore } = takePage(rows, limit, endingBefore !== undefined);
-    const items = await this.view.present(
+    const items = this.view.presentJson(
       data.map(({ graph, firstEventCreated, activeWorking }) => ({
         graph,
         moment: {
@@ -61,7 +63,7 @@ export class GraphListService {
       ]),
       ['limit', limit],
     ]);
-    return listEnvelope(url, null, hasMore, items);
+    return listJson(url, null, hasMore, items);
   }
 
   /** The id of a cursor graph; whether the list holds it, the page's statement decides. */

@@ -11,6 +11,7 @@ import { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-histor
 import { CONFIG } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { publicBaseUrl } from '../public-urls';
+import { applyErrorMessage, CountedGraphAt, graphJson } from './graph-json';
 import type { PublicGraph } from '@graph-history/domain';
 
 /** What a Graph shows at a moment, besides its row: from the events table. */
@@ -38,6 +39,8 @@ export interface GraphAt {
 export class GraphViewService {
   /** Where a graph's page is: this plus its public id. */
   private readonly pagesUrl: string;
+  /** The same inside a JSON string. */
+  private readonly pagesUrlJson: string;
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -45,6 +48,7 @@ export class GraphViewService {
     private readonly nodes: NodeReadRepository,
   ) {
     this.pagesUrl = `${publicBaseUrl(config)}/graphs/`;
+    this.pagesUrlJson = JSON.stringify(this.pagesUrl).slice(1, -1);
   }
 
   /** Facts of many graphs at their moments, in one query. */
@@ -118,12 +122,17 @@ export class GraphViewService {
         ...(graph.applyError && {
           apply_error: {
             code: 'event_rejected',
-            message: `Newer events are stored but not shown until an operator resolves this: ${graph.applyError.message}`,
+            message: applyErrorMessage(graph.applyError.message),
             since: graph.applyError.since,
           },
         }),
       };
     });
+  }
+
+  /** `present` of graphs counted already, each as JSON text (see graphJson). */
+  presentJson(items: CountedGraphAt[]): string[] {
+    return items.map((item) => graphJson(item, this.pagesUrlJson));
   }
 }
 

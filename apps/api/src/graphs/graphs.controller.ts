@@ -1,7 +1,8 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { readAsOf } from '../as-of/as-of';
 import { ApiAccessGuard } from '../http/api-access.guard';
 import { Read, type ReadRequest } from '../http/read-request.decorator';
+import { JSON_CONTENT_TYPE } from '../lists/list-json';
 import { readGraphListQuery } from './graph-list.query';
 import { GraphListService } from './graph-list.service';
 import { GraphReadService } from './graph-read.service';
@@ -15,6 +16,8 @@ export class GraphsController {
   ) {}
 
   @Get()
+  // the list comes as JSON text: Fastify sends it as it is
+  @Header('Content-Type', JSON_CONTENT_TYPE)
   list(@Read() r: ReadRequest) {
     return this.graphList.list(r.principal, readGraphListQuery(r.query));
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   Db,
+  GraphKeyOwner,
   GraphWriteRepository,
   InboxRepository,
   NodeRefRepository,
@@ -31,6 +32,9 @@ export interface StoredBatch {
 /** Optimistic attempts before a writer takes the graph row lock (guaranteed to succeed). */
 const OPTIMISTIC_ATTEMPTS = 3;
 
+/** Graph key owners kept at most (the map starts over when full). */
+const OWNERS_KEPT = 100_000;
+
 /**
  * The durable half of ingestion. An attempt reads what validation needs in one statement,
  * validates (duplicates dropped first), then stores the batch in one statement that succeeds only
@@ -41,6 +45,9 @@ const OPTIMISTIC_ATTEMPTS = 3;
  */
 @Injectable()
 export class EventStore {
+  /** Owners of the graph keys seen: a key's owner never changes once claimed. */
+  private readonly owners = new Map<string, GraphKeyOwner>();
+
   constructor(
     private readonly transactions: Transactions,
     private readonly inbox: InboxRepository,
@@ -68,7 +75,9 @@ export class EventStore {
   private async attempt(batch: EventBatch, trx?: Db): Promise<StoredBatch | null> {
     const keys = batch.events.map(rawKey).filter((k): k is string => k !== undefined);
     const names = [...new Set(batch.events.flatMap(namedRefs))];
-    const graph = await this.inbox.in(trx).snapshot(batch.graphKey, keys, names);
+    const owner = this.owners.get(batch.graphKey);
+    const graph = await this.inbox.in(trx).snapshot(batch.graphKey, keys, names, owner);
+    if (graph && !owner) this.remember(batch.graphKey, graph);
     if (graph && graph.accountId !== batch.accountId) throw graphKeyTaken(batch.graphKey);
 
     const { fresh, duplicates } = splitDuplicates(batch.events, graph?.keys ?? new Set());
@@ -100,6 +109,11 @@ export class EventStore {
       received: Date.now(),
     });
     return appended ? result : null;
+  }
+
+  private remember(graphKey: string, { graphId, accountId }: GraphKeyOwner): void {
+    if (this.owners.size >= OWNERS_KEPT) this.owners.clear();
+    this.owners.set(graphKey, { graphId, accountId });
   }
 
   /**

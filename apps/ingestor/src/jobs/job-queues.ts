@@ -78,6 +78,22 @@ export class JobQueues {
     }));
   }
 
+  /**
+   * Of `graphIds`, those whose regular apply job is active: held by a worker, perhaps one of a
+   * process that died, which only a rescue gets past. A graph whose job waits is taken by the
+   * next free worker, and one without a job gets one from the sweep: neither needs a rescue.
+   */
+  async heldApplies(graphIds: number[]): Promise<number[]> {
+    const held = await Promise.all(
+      graphIds.map(async (graphId) => {
+        const queue = this.apply[graphId % this.apply.length]!;
+        const jobId = await queue.getDeduplicationJobId(`apply-${graphId}`);
+        return jobId !== null && (await queue.getJobState(jobId)) === 'active';
+      }),
+    );
+    return graphIds.filter((_, i) => held[i]);
+  }
+
   async enqueueTrim(graphId: number): Promise<void> {
     await this.trim.add(
       TRIM_QUEUE,

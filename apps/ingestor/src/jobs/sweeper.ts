@@ -14,10 +14,11 @@ const SWEEP_INTERVAL_MS = 1_000;
  * every graph with stored-but-unapplied events gets an apply job and every graph with a retention
  * cut not yet trimmed a trim job (both deduplicated by BullMQ). So an enqueue lost to a crash, a
  * Redis restart or flush, or a job that exhausted its attempts, is picked up again. A graph whose
- * apply made no progress since the previous sweep (any pending graph, on boot) also gets a rescue
- * job, which its regular job, perhaps held by a dead process, cannot hold back. While Redis is
- * unreachable, the applies are run in this process instead (ApplyRequests). A graph quarantined
- * at an event the reducer refused is left alone (see GraphApplier).
+ * apply made no progress since the previous sweep (any pending graph, on boot) while its regular
+ * job is active, perhaps held by a dead process, also gets a rescue job, which that job cannot
+ * hold back. While Redis is unreachable, the applies are run in this process instead
+ * (ApplyRequests). A graph quarantined at an event the reducer refused is left alone (see
+ * GraphApplier).
  */
 @Injectable()
 export class Sweeper {
@@ -51,7 +52,10 @@ export class Sweeper {
     this.metrics.graphsStalled.set(listed.filter((g) => g.stalled).length);
     // A quarantined graph gets no apply (nor rescue) until an operator resolves it; trims go on.
     const graphs = listed.map((g) => (g.stalled ? { ...g, unapplied: 0 } : g));
-    const stuck = this.progress.stuck(graphs);
+    const stalled = this.progress.stuck(graphs);
+    // a graph waiting its turn in a busy queue is not stuck (rescues would only add work)
+    const stuck =
+      stalled.length === 0 ? stalled : await this.queues.heldApplies(stalled).catch(() => stalled);
     this.metrics.applyRescues.inc(stuck.length);
     // Trims and rescues wait for Redis (ApplyRequests reports an outage); applies do not.
     await Promise.allSettled([

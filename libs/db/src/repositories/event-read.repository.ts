@@ -1,16 +1,15 @@
 import {
   storedListedEvent,
-  type StoredNodeRecord,
   type NodeRecord,
   type StoredEvent,
   type StoredGraphCounts,
 } from '@graph-history/domain';
-import { sql, type Expression, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import type { Database } from '../schema';
 import { nodeJsonOrRecord, type NodeJsonOrRecord } from './node-json-row';
-import { versionAt } from './node-version-queries';
+import { eventsJsonPage, eventsWithNodesJsonPage } from './event-json-pages';
+import { eventsPage, PAGE_ARGS, pageWithNodesQuery } from './event-page-queries';
 import { unnestRows } from './unnest-rows';
 
 /** `created` and `counts` of one event. */
@@ -58,126 +57,9 @@ const eventFacts = new PreparedStatement(
       .select(['p.i', 'e.seq', 'e.created', 'e.counts']),
 );
 
-type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> } & {
-  objects: Expression<boolean>;
-};
-
-/**
- * The events of one page, in scan order: `public_json`, and the jsonb columns only where it is
- * null or `objects` asks for them (pg then parses no JSON for rows sent as they are stored).
- */
-const eventsPage = (db: Kysely<Database>, q: PageArgs, direction: 'asc' | 'desc') =>
-  db
-    .selectFrom('events')
-    .select(['seq', 'type', 'created', 'node_no', 'public_json'])
-    .select([
-      sql<
-        EventRow['source'] | null
-      >`case when ${q.objects} or public_json is null then source end`.as('source'),
-      sql<
-        EventRow['payload'] | null
-      >`case when ${q.objects} or public_json is null then payload end`.as('payload'),
-      sql<
-        EventRow['changes'] | null
-      >`case when ${q.objects} or public_json is null then changes end`.as('changes'),
-    ])
-    .where('graph_id', '=', q.graphId)
-    .where('seq', '>=', q.fromSeq)
-    .where('seq', '<=', q.toSeq)
-    .orderBy('seq', direction)
-    .limit(q.limit);
-
-const PAGE_ARGS = {
-  graphId: pgArg<number>('bigint'),
-  fromSeq: pgArg<number>('bigint'),
-  toSeq: pgArg<number>('bigint'),
-  limit: pgArg<number>('int'),
-  objects: pgArg<boolean>('boolean'),
-};
-
-const LISTED = [
-  'seq',
-  'type',
-  'created',
-  'node_no',
-  'public_json',
-  'source',
-  'payload',
-  'changes',
-] as const;
-
-/**
- * A page of events with each event's node as of it, in one statement: the version the event
- * wrote is a primary-key equality probe (`valid_from = seq`); only an event that wrote none falls
- * back (a lateral probe that is skipped otherwise) to the newest earlier version. No window or
- * sort: rows keep the events index's order. The node's `rec` comes only where its `public_json`
- * is null or `objects` asks for it.
- */
 const pageWithNodes = (direction: 'asc' | 'desc') =>
   new PreparedStatement(`gh_events_with_nodes_${direction}`, PAGE_ARGS, (db, arg) =>
-    db
-      .selectFrom(eventsPage(db, arg, direction).as('e'))
-      // lateral with a limit: always a primary-key probe per event (a plain join may be
-      // planned as a hash join over every version of the graph, and a sort)
-      .leftJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('node_versions as v')
-            .select([
-              'v.node_no',
-              'v.public_json',
-              'v.rec',
-              'v.sort_key',
-              'v.created_seq',
-              'v.state',
-              'v.last_event',
-            ])
-            .where('v.graph_id', '=', arg.graphId)
-            .where('v.node_no', '=', eb.ref('e.node_no'))
-            .where('v.valid_from', '=', eb.ref('e.seq'))
-            .limit(sql.lit(1))
-            .as('w'),
-        (join) => join.onTrue(),
-      )
-      .leftJoinLateral(
-        (eb) =>
-          versionAt(arg.graphId, eb.ref('e.node_no'), eb.ref('e.seq'))
-            .where(sql<boolean>`w.node_no is null`)
-            .select([
-              'v.public_json',
-              'v.rec',
-              'v.sort_key',
-              'v.created_seq',
-              'v.state',
-              'v.last_event',
-            ])
-            .as('f'),
-        (join) => join.onTrue(),
-      )
-      .select((eb) => [
-        ...LISTED.map((c) => `e.${c}` as const),
-        eb.fn.coalesce('w.public_json', 'f.public_json').as('node_json'),
-        sql<StoredNodeRecord | null>`case when ${arg.objects} or coalesce(w.public_json, f.public_json) is null
-          then coalesce(w.rec, f.rec) end`.as('rec'),
-        sql<string | null>`case when ${arg.objects} then coalesce(w.sort_key, f.sort_key) end`.as(
-          'sort_key',
-        ),
-        sql<
-          number | null
-        >`case when ${arg.objects} then coalesce(w.created_seq, f.created_seq) end`.as(
-          'created_seq',
-        ),
-        eb.fn.coalesce('w.state', 'f.state').as('node_state'),
-        eb.fn.coalesce('w.last_event', 'f.last_event').as('node_last_event'),
-        eb
-          .selectFrom('events as n')
-          .select('n.created')
-          .where('n.graph_id', '=', arg.graphId)
-          .where('n.seq', '=', eb(arg.toSeq, '+', sql.lit(1)))
-          .$asScalar()
-          .as('after_created'),
-      ])
-      .orderBy('e.seq', direction),
+    pageWithNodesQuery(db, arg, direction),
   );
 const pagesWithNodes = { asc: pageWithNodes('asc'), desc: pageWithNodes('desc') };
 
@@ -273,7 +155,7 @@ export class EventReadRepository {
 
   /** `page`, each event as its stored JSON where it has one. */
   async pageJson(q: EventPageQuery): Promise<EventJsonOrRow[]> {
-    return (await this.listed(q, false)).map(toJsonOrRow);
+    return (await eventsJsonPage(this.db, q)) ?? (await this.listed(q, false)).map(toJsonOrRow);
   }
 
   private listed(q: EventPageQuery, objects: boolean): Promise<ListedRow[]> {
@@ -303,6 +185,8 @@ export class EventReadRepository {
 
   /** `pageWithNodes` with events and nodes as their stored JSON where they have one. */
   async pageJsonWithNodes(q: EventPageQuery): Promise<EventJsonWithNode[]> {
+    const stored = await eventsWithNodesJsonPage(this.db, q);
+    if (stored) return stored;
     const rows = await pagesWithNodes[q.direction].rows(this.db, { ...q, objects: false });
     const nextCreated = nextCreatedOf(rows, q.toSeq);
     return rows.map((r) => ({

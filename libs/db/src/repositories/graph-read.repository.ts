@@ -2,7 +2,14 @@ import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql, type Expression } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphById, momentSeq, nextEventCreated, toGraphRow } from './graph-queries';
+import {
+  GRAPH_COLUMNS,
+  graphById,
+  GraphRowColumns,
+  momentSeq,
+  nextEventCreated,
+  toGraphRow,
+} from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
 /** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
@@ -178,81 +185,104 @@ const LIST_ARGS = {
   activeSince: pgArg<number>('bigint'),
 };
 
+/** A listed graph as the page's JSON holds it: the columns LISTED_COLUMNS names, in that order. */
+type ListedTuple = [
+  graph_id: number,
+  graph_key: string,
+  account_id: number,
+  source: GraphRowColumns['source'],
+  created: number,
+  applied_seq: number,
+  first_seq: number | null,
+  last_event: number | null,
+  counts: GraphRowColumns['counts'],
+  stalled_seq: number | null,
+  stalled_error: string | null,
+  stalled_at: number | null,
+  first_created: number | null,
+  active_working: number,
+];
+const LISTED_COLUMNS = [...GRAPH_COLUMNS, 'g.first_created', 'g.active_working'] as const;
+
 /**
  * A graph list page in one statement: the account's watch graphs with events, within the
  * filters, in list order (`last_event` desc, key asc; reversed for `before` pages) from the cursor
  * graph's position on, the cursor itself first when the list holds it: a walk of
  * graphs_account_activity from the cursor's `last_event`. Each graph of the page then gets its
- * first retained event's `created` and its active working nodes now. Each row travels as one json
- * value (the wrapping select keeps the page's order: a subquery scan does not reorder).
+ * first retained event's `created` and its active working nodes now. The page travels as ONE json
+ * value, an array of one array per graph (LISTED_COLUMNS): pg's work per row and per field, and
+ * the keys of a json object per row, cost more than the values.
  */
 const listPage = (reverse: boolean) =>
-  new PreparedStatement(
-    reverse ? 'gh_graph_list_before' : 'gh_graph_list',
-    LIST_ARGS,
-    (db, a) => {
-      const cursor = <C extends 'last_event' | 'graph_key'>(column: C) =>
-        db.selectFrom('graphs as c').select(`c.${column}`).where('c.graph_id', '=', a.cursorId);
-      const page = db
-        .selectFrom('graphs as g')
-        .select(GRAPH_COLUMNS)
-        .where('g.account_id', '=', a.accountId)
-        .where('g.source', '=', sql.lit('watch'))
-        .where('g.last_event', 'is not', null)
-        .where((eb) =>
+  new PreparedStatement(reverse ? 'gh_graph_list_before' : 'gh_graph_list', LIST_ARGS, (db, a) => {
+    const cursor = <C extends 'last_event' | 'graph_key'>(column: C) =>
+      db.selectFrom('graphs as c').select(`c.${column}`).where('c.graph_id', '=', a.cursorId);
+    const page = db
+      .selectFrom('graphs as g')
+      .select(GRAPH_COLUMNS)
+      .where('g.account_id', '=', a.accountId)
+      .where('g.source', '=', sql.lit('watch'))
+      .where('g.last_event', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb(a.graphKeys, 'is', null),
+          eb('g.graph_key', '=', sql<string>`any(${a.graphKeys})`),
+        ]),
+      )
+      // absent bounds as the widest ones, so that every bound is an index condition
+      .where('g.last_event', '>', (eb) => eb.fn.coalesce(a.gt, MIN_BIGINT))
+      .where('g.last_event', '>=', (eb) => eb.fn.coalesce(a.gte, MIN_BIGINT))
+      .where('g.last_event', '<', (eb) => eb.fn.coalesce(a.lt, MAX_BIGINT))
+      .where('g.last_event', '<=', (eb) => eb.fn.coalesce(a.lte, MAX_BIGINT))
+      .where((eb) => {
+        const at = eb.fn.coalesce(
+          cursor('last_event').$asScalar(),
+          reverse ? MIN_BIGINT : MAX_BIGINT,
+        );
+        const key = eb.fn.coalesce(cursor('graph_key').$asScalar(), sql.lit(''));
+        return eb.and([
+          eb('g.last_event', reverse ? '>=' : '<=', at),
           eb.or([
-            eb(a.graphKeys, 'is', null),
-            eb('g.graph_key', '=', sql<string>`any(${a.graphKeys})`),
+            eb('g.last_event', reverse ? '>' : '<', at),
+            eb('g.graph_key', reverse ? '<=' : '>=', key),
           ]),
-        )
-        // absent bounds as the widest ones, so that every bound is an index condition
-        .where('g.last_event', '>', (eb) => eb.fn.coalesce(a.gt, MIN_BIGINT))
-        .where('g.last_event', '>=', (eb) => eb.fn.coalesce(a.gte, MIN_BIGINT))
-        .where('g.last_event', '<', (eb) => eb.fn.coalesce(a.lt, MAX_BIGINT))
-        .where('g.last_event', '<=', (eb) => eb.fn.coalesce(a.lte, MAX_BIGINT))
-        .where((eb) => {
-          const at = eb.fn.coalesce(
-            cursor('last_event').$asScalar(),
-            reverse ? MIN_BIGINT : MAX_BIGINT,
-          );
-          const key = eb.fn.coalesce(cursor('graph_key').$asScalar(), sql.lit(''));
-          return eb.and([
-            eb('g.last_event', reverse ? '>=' : '<=', at),
-            eb.or([
-              eb('g.last_event', reverse ? '>' : '<', at),
-              eb('g.graph_key', reverse ? '<=' : '>=', key),
-            ]),
-          ]);
-        })
-        // nulls placement matches the index, so the page is an index walk
-        .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
-        .orderBy('g.graph_key', reverse ? 'desc' : 'asc')
-        .limit(a.limit);
-      return db
-        .selectFrom(page.as('g'))
-        .select(GRAPH_COLUMNS)
-        .select((eb) => [
-          eb
-            .selectFrom('events as e')
-            .select('e.created')
-            .whereRef('e.graph_id', '=', 'g.graph_id')
-            .whereRef('e.seq', '=', 'g.first_seq')
-            .$asScalar()
-            .as('first_created'),
-          activeWorkingCount({
-            graphId: eb.ref('g.graph_id'),
-            seq: eb.ref('g.applied_seq'),
-            since: a.activeSince,
-            // versions valid now were last touched by now, or by the newest event when its
-            // sender's clock ran ahead of ours
-            until: eb.fn('greatest', [a.now, eb.ref('g.last_event')]),
-          }).as('active_working'),
-        ])
-        .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
-        .orderBy('g.graph_key', reverse ? 'desc' : 'asc');
-    },
-    { asJson: true },
-  );
+        ]);
+      })
+      // nulls placement matches the index, so the page is an index walk
+      .orderBy('g.last_event', (ob) => (reverse ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
+      .orderBy('g.graph_key', reverse ? 'desc' : 'asc')
+      .limit(a.limit);
+    const listed = db
+      .selectFrom(page.as('g'))
+      .select(GRAPH_COLUMNS)
+      .select((eb) => [
+        eb
+          .selectFrom('events as e')
+          .select('e.created')
+          .whereRef('e.graph_id', '=', 'g.graph_id')
+          .whereRef('e.seq', '=', 'g.first_seq')
+          .$asScalar()
+          .as('first_created'),
+        activeWorkingCount({
+          graphId: eb.ref('g.graph_id'),
+          seq: eb.ref('g.applied_seq'),
+          since: a.activeSince,
+          // versions valid now were last touched by now, or by the newest event when its
+          // sender's clock ran ahead of ours
+          until: eb.fn('greatest', [a.now, eb.ref('g.last_event')]),
+        }).as('active_working'),
+      ]);
+    const order = reverse
+      ? sql`asc nulls first, g.graph_key desc`
+      : sql`desc nulls last, g.graph_key asc`;
+    return db
+      .selectFrom(listed.as('g'))
+      .select(
+        sql<ListedTuple[] | null>`json_agg(json_build_array(${sql.join(
+          LISTED_COLUMNS.map((c) => sql.ref(c)),
+        )}) order by g.last_event ${order})`.as('page'),
+      );
+  });
 const listPages = { after: listPage(false), before: listPage(true) };
 
 export class GraphReadRepository {
@@ -308,7 +338,9 @@ export class GraphReadRepository {
   async list(q: GraphListQuery): Promise<ListedGraph[] | null> {
     const cursorId = q.before ?? q.after ?? null;
     const { gt = null, gte = null, lt = null, lte = null } = q.lastEvent;
-    const rows = await listPages[q.before === undefined ? 'after' : 'before'].rows(this.db, {
+    const [{ page } = { page: null }] = await listPages[
+      q.before === undefined ? 'after' : 'before'
+    ].rows(this.db, {
       accountId: q.accountId,
       graphKeys: q.graphKeys,
       gt,
@@ -320,11 +352,45 @@ export class GraphReadRepository {
       now: q.now,
       activeSince: q.activeSince,
     });
-    if (cursorId !== null && rows.shift()?.graph_id !== cursorId) return null;
-    return rows.map((r) => ({
-      graph: toGraphRow(r),
-      firstEventCreated: r.first_created,
-      activeWorking: r.active_working,
-    }));
+    const rows = page ?? [];
+    if (cursorId !== null && rows.shift()?.[0] !== cursorId) return null;
+    return rows.map(listedGraph);
   }
+}
+
+function listedGraph(t: ListedTuple): ListedGraph {
+  const [
+    graph_id,
+    graph_key,
+    account_id,
+    source,
+    created,
+    applied_seq,
+    first_seq,
+    last_event,
+    counts,
+    stalled_seq,
+    stalled_error,
+    stalled_at,
+    first_created,
+    active_working,
+  ] = t;
+  return {
+    graph: toGraphRow({
+      graph_id,
+      graph_key,
+      account_id,
+      source,
+      created,
+      applied_seq,
+      first_seq,
+      last_event,
+      counts,
+      stalled_seq,
+      stalled_error,
+      stalled_at,
+    }),
+    firstEventCreated: first_created,
+    activeWorking: active_working,
+  };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { WatchEvent } from '@graph-history/domain';
-import { graphOwner } from './graph-owner';
+import { GraphKeyOwner, graphOwner } from './graph-owner';
 import { Repository } from './repository';
 import { arrayLiteral } from './array-literal';
 import { insertRowsSql } from './insert-rows';
@@ -32,10 +32,16 @@ export interface NewBatch {
 export class InboxRepository extends Repository {
   /**
    * The graph of `graphKey` with its stored keys among `keys` and the statuses of `refs`: the
-   * owner from the directory, then one statement on the graph's rows by its id (one snapshot).
+   * owner from the directory (unless `known`: it never changes once claimed), then one statement
+   * on the graph's rows by its id (one snapshot).
    */
-  async snapshot(graphKey: string, keys: string[], refs: string[]): Promise<IngestSnapshot | null> {
-    const owner = await graphOwner(this.db, graphKey);
+  async snapshot(
+    graphKey: string,
+    keys: string[],
+    refs: string[],
+    known?: GraphKeyOwner,
+  ): Promise<IngestSnapshot | null> {
+    const owner = known ?? (await graphOwner(this.db, graphKey));
     if (!owner) return null;
     const row = await sql<{
       ingested_seq: number | null;
