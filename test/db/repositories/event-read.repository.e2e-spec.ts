@@ -4,6 +4,7 @@ import { EventPageQuery, EventReadRepository, EventWithNode } from '@graph-histo
 import { EventScript } from '../../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 import { seedHistory, SeededHistory } from '../support/seeded-history';
+import { writeRowsAsBefore0009 } from '../../api/support/rows-before-0009';
 
 /** EventReadRepository on the real database, against what the reducer stored for each event. */
 describe('EventReadRepository', () => {
@@ -145,6 +146,10 @@ describe('EventReadRepository', () => {
       const s = new EventScript(1_700_000_000_000, 1_000);
       s.session('S').agent('S/a', 'S').status('S/a', 'idle').ended('S/a');
       const old = await seedHistory(t.db, 'older', s.events);
+      // event 2 and the versions of event 3 as rows written before stored JSON hold them
+      await writeRowsAsBefore0009(t.db, old.graphId, s.events, (nodeNo, seq) =>
+        nodeNo === 0 ? seq === 2 : seq === 3,
+      );
       await sql`update events set public_json = null
         where graph_id = ${old.graphId} and seq = 2`.execute(t.db);
       await sql`update node_versions set public_json = null
