@@ -1,6 +1,7 @@
 /**
  * The API bench's baseline: a bare Fastify + pg server answering a primary-key lookup of one node
- * version (a ~1 KB jsonb, the size of a node) with the row's JSON: the least any node read costs.
+ * version (a ~1 KB jsonb, the size of a node; see baseline-rows.ts) with the row's JSON: the least
+ * any node read costs.
  * Run by bench/api.ts as a child process: `node -r ./bench/ts-hook.js bench/api-baseline-server.ts`.
  */
 import Fastify from 'fastify';
@@ -13,11 +14,11 @@ app.get('/ready', async () => ({ ok: true }));
 app.get<{ Querystring: { g: string; n: string; v: string } }>('/node', async (req, reply) => {
   const { rows } = await pool.query({
     name: 'node-version',
-    text: 'select rec from node_versions where graph_id = $1 and node_no = $2 and valid_from = $3',
+    text: 'select doc from bench_baseline_rows where graph_id = $1 and node_no = $2 and valid_from = $3',
     values: [req.query.g, req.query.n, req.query.v],
   });
   if (!rows[0]) return reply.code(404).send({ error: 'not found' });
-  return rows[0].rec;
+  return rows[0].doc;
 });
 
 app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).catch((err) => {

@@ -9,7 +9,8 @@
  * BENCH_API_SECONDS (default 10) sets the length of each measured run; BENCH_API_SCENARIOS
  * (comma-separated words, e.g. `events,list`) runs only the scenarios whose id contains one.
  */
-import { averageNodeBytes, openApiBench, scenarioTargets } from './support/api-setup';
+import { openApiBench, scenarioTargets } from './support/api-setup';
+import { averageBaselineBytes } from './support/baseline-rows';
 import { readScenarios, Scenario } from './support/api-scenarios';
 import { startApi, startBaseline } from './support/api-servers';
 import { stopServer } from './support/child-server';
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const baseline = await startBaseline(bench.databaseUrl);
   try {
     const { targets, mixed } = await scenarioTargets(bench, api.baseUrl);
-    const bytes = await averageNodeBytes(bench.db);
+    const bytes = await averageBaselineBytes(bench.db);
     const base = (when: string): Scenario => ({
       id: 'baseline',
       name: `baseline (${when})`,

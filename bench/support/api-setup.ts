@@ -3,6 +3,7 @@ import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import { createKey } from '../../test/ingestor/support/api-keys';
 import { ACCOUNT, isSeeded, seed } from './api-seed';
 import { apiTargets, ApiTargets, mixedTargets } from './api-targets';
+import { ensureBaselineRows } from './baseline-rows';
 import { benchDatabase, databaseExists, recreateDatabase } from './bench-database';
 import type { Target } from './wrk';
 
@@ -39,6 +40,7 @@ export async function openApiBench(): Promise<ApiBench> {
     await seed(db);
   }
   await vacuumReadTables(db);
+  await ensureBaselineRows(db);
   const { auth } = await createKey(db, ACCOUNT);
   return { db, databaseName: name, databaseUrl: url, auth };
 }
@@ -71,11 +73,4 @@ export async function scenarioTargets(
     return res.headers.get('etag') ?? undefined;
   });
   return { targets, mixed };
-}
-
-/** Average stored size of a node version's JSON (the baseline's row). */
-export async function averageNodeBytes(db: Db): Promise<number> {
-  const r = await sql<{ bytes: number }>`
-    select avg(octet_length(rec::text))::int as bytes from node_versions`.execute(db);
-  return r.rows[0]!.bytes;
 }
