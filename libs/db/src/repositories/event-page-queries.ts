@@ -42,6 +42,16 @@ export const PAGE_ARGS = {
   objects: pgArg<boolean>('boolean'),
 };
 
+/** What a page reads of the version that is each event's node. */
+const VERSION_COLUMNS = [
+  'v.public_json',
+  'v.rec',
+  'v.sort_key',
+  'v.created_seq',
+  'v.state',
+  'v.last_event',
+] as const;
+
 const LISTED = [
   'seq',
   'type',
@@ -73,15 +83,7 @@ export const pageWithNodesQuery = (
       (eb) =>
         eb
           .selectFrom('node_versions as v')
-          .select([
-            'v.node_no',
-            'v.public_json',
-            'v.rec',
-            'v.sort_key',
-            'v.created_seq',
-            'v.state',
-            'v.last_event',
-          ])
+          .select(['v.node_no', ...VERSION_COLUMNS])
           .where('v.graph_id', '=', arg.graphId)
           .where('v.node_no', '=', eb.ref('e.node_no'))
           .where('v.valid_from', '=', eb.ref('e.seq'))
@@ -93,14 +95,7 @@ export const pageWithNodesQuery = (
       (eb) =>
         versionAt(arg.graphId, eb.ref('e.node_no'), eb.ref('e.seq'))
           .where(sql<boolean>`w.node_no is null`)
-          .select([
-            'v.public_json',
-            'v.rec',
-            'v.sort_key',
-            'v.created_seq',
-            'v.state',
-            'v.last_event',
-          ])
+          .select(VERSION_COLUMNS)
           .as('f'),
       (join) => join.onTrue(),
     )

@@ -358,39 +358,13 @@ export class GraphReadRepository {
   }
 }
 
+/** A listed tuple: the graph's columns in GRAPH_COLUMNS' order (as the statement builds it), then two facts. */
 function listedGraph(t: ListedTuple): ListedGraph {
-  const [
-    graph_id,
-    graph_key,
-    account_id,
-    source,
-    created,
-    applied_seq,
-    first_seq,
-    last_event,
-    counts,
-    stalled_seq,
-    stalled_error,
-    stalled_at,
-    first_created,
-    active_working,
-  ] = t;
+  const columns: Record<string, unknown> = {};
+  GRAPH_COLUMNS.forEach((c, i) => (columns[c.slice('g.'.length)] = t[i]));
   return {
-    graph: toGraphRow({
-      graph_id,
-      graph_key,
-      account_id,
-      source,
-      created,
-      applied_seq,
-      first_seq,
-      last_event,
-      counts,
-      stalled_seq,
-      stalled_error,
-      stalled_at,
-    }),
-    firstEventCreated: first_created,
-    activeWorking: active_working,
+    graph: toGraphRow(columns as GraphRowColumns),
+    firstEventCreated: t[GRAPH_COLUMNS.length],
+    activeWorking: t[GRAPH_COLUMNS.length + 1] as ListedTuple[13],
   };
 }
