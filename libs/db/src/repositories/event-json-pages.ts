@@ -4,6 +4,7 @@ import type { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import type { EventJsonOrRow, EventJsonWithNode, EventPageQuery } from './event-read.repository';
 import { eventsPage, pageWithNodesQuery } from './event-page-queries';
+import { nextCreatedOf } from './next-created';
 import { rowFields, rowText } from './page-text';
 
 type Direction = EventPageQuery['direction'];
@@ -76,27 +77,24 @@ export async function eventsWithNodesJsonPage(
   q: EventPageQuery,
 ): Promise<EventJsonWithNode[] | null> {
   const rows = (await statements.withNodes[q.direction].rows(db, q)).map((x) => rowFields(x.r));
-  // the next event (seq + 1) is the neighbour the scan met just before (desc) or after (asc)
-  const step = q.direction === 'desc' ? -1 : 1;
+  const times = rows.map(([seq, created, afterCreated]) => ({
+    seq: Number(seq),
+    created: Number(created),
+    after_created: afterCreated ? Number(afterCreated) : null,
+  }));
+  const nextCreated = nextCreatedOf(times, q.toSeq);
   const out: EventJsonWithNode[] = [];
-  for (const [i, [seq, , afterCreated, state, lastEvent, json, nodeJson]] of rows.entries()) {
+  for (const [i, [, , , state, lastEvent, json, nodeJson]] of rows.entries()) {
     const hasNode = state !== '' && lastEvent !== '';
     if (!json || (hasNode && !nodeJson)) return null;
-    const n = Number(seq);
-    const next = rows[i + step];
     out.push({
-      seq: n,
+      seq: times[i]!.seq,
       json,
       row: null,
       node: hasNode
         ? { state: state as NodeState, lastEvent: Number(lastEvent), json: nodeJson!, rec: null }
         : null,
-      nextCreated:
-        next !== undefined && Number(next[0]) === n + 1
-          ? Number(next[1])
-          : n === q.toSeq && afterCreated
-            ? Number(afterCreated)
-            : null,
+      nextCreated: nextCreated(times[i]!),
     });
   }
   return out;

@@ -10,6 +10,7 @@ import { pgArg, PreparedStatement } from '../prepared-statement';
 import { nodeJsonOrRecord, type NodeJsonOrRecord } from './node-json-row';
 import { eventsJsonPage, eventsWithNodesJsonPage } from './event-json-pages';
 import { eventsPage, PAGE_ARGS, pageWithNodesQuery } from './event-page-queries';
+import { nextCreatedOf } from './next-created';
 import { unnestRows } from './unnest-rows';
 
 /** `created` and `counts` of one event. */
@@ -195,14 +196,4 @@ export class EventReadRepository {
       nextCreated: nextCreated(r),
     }));
   }
-}
-
-/** Each row's next event's `created`: on the page, or past its top (see EventWithNode). */
-function nextCreatedOf(
-  rows: { seq: number; created: number; after_created: number | null }[],
-  toSeq: number,
-) {
-  const createdAt = new Map(rows.map((r) => [r.seq, r.created]));
-  return (r: { seq: number }) =>
-    createdAt.get(r.seq + 1) ?? (r.seq === toSeq ? rows[0]!.after_created : null);
 }
