@@ -78,5 +78,8 @@ function parse(buf: Buffer, head: boolean, force: boolean): Omit<FuzzResponse, '
   const complete =
     head || status === 304 || status === 204 || (!Number.isNaN(length) && body.length >= length);
   if (!complete && !force) return undefined;
-  return { status, headers, body: head ? '' : body.toString('utf8') };
+  // bytes past Content-Length are the next response: the server's answer to what a request sent
+  // past its own Content-Length, which HTTP reads as a second request on the connection
+  const own = Number.isNaN(length) ? body : body.subarray(0, length);
+  return { status, headers, body: head ? '' : own.toString('utf8') };
 }
