@@ -44,7 +44,10 @@ export async function startApi(
 }
 
 /** The bare Fastify + pg baseline (bench/api-baseline-server.ts) in its own process. */
-export async function startBaseline(databaseUrl: string): Promise<Running> {
+export async function startBaseline(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<Running> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = await startServer(
@@ -53,7 +56,7 @@ export async function startBaseline(databaseUrl: string): Promise<Running> {
       path.resolve(__dirname, '../ts-hook.js'),
       path.resolve(__dirname, '../api-baseline-server.ts'),
     ],
-    { DATABASE_URL: databaseUrl, PORT: String(port) },
+    { DATABASE_URL: databaseUrl, PORT: String(port), ...env },
     `${baseUrl}/ready`,
   );
   return { process: child, baseUrl };
