@@ -19,13 +19,17 @@ import { NodeExpander } from './expand/node-expander.service';
 import { GraphAccessService } from './graphs/graph-access.service';
 import { GraphIdCache } from './graphs/graph-id-cache.service';
 import { GraphListService } from './graphs/graph-list.service';
+import { GraphReadRoute } from './graphs/graph-read.route';
 import { GraphReadService } from './graphs/graph-read.service';
 import { GraphViewService } from './graphs/graph-view.service';
 import { GraphsController } from './graphs/graphs.controller';
 import { HomeController } from './home/home.controller';
+import { ApiAccess } from './http/api-access';
 import { ApiAccessGuard } from './http/api-access.guard';
+import { DirectReadRoutes } from './http/direct-read-routes';
 import { NodeListService } from './nodes/node-list.service';
 import { NodeLookupService } from './nodes/node-lookup.service';
+import { NodeReadRoute } from './nodes/node-read.route';
 import { NodeReadService } from './nodes/node-read.service';
 import { NodePresenter } from './nodes/node.presenter';
 import { NodesController } from './nodes/nodes.controller';
@@ -100,7 +104,11 @@ export class ApiModule {
         },
         { provide: ApiMetrics, useValue: new ApiMetrics() },
         ...rateLimitProviders(o.redisKeyPrefix ?? 'gh:'),
+        ApiAccess,
         ApiAccessGuard,
+        DirectReadRoutes,
+        GraphReadRoute,
+        NodeReadRoute,
         MomentService,
         GraphAccessService,
         GraphIdCache,

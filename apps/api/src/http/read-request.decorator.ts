@@ -3,22 +3,30 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@graph-history/http';
 import { QueryParams } from '../query/query-params';
 
-/** What a read route takes from its request: who asks (ApiAccessGuard), its path and its query. */
+/** What a read route takes from its request: who asks (ApiAccess), its path and its query. */
 export interface ReadRequest {
   principal: Principal;
   params: Readonly<Record<string, string | undefined>>;
   query: QueryParams;
 }
 
+type AdmittedRequest = FastifyRequest & { principal?: Principal };
+
+/** The read request of a request that ApiAccess admitted. */
+export function readRequestOf(req: FastifyRequest): ReadRequest {
+  const principal = (req as AdmittedRequest).principal;
+  if (!principal) throw new Error('a read route without ApiAccess');
+  return {
+    principal,
+    params: req.params as Record<string, string>,
+    query: new QueryParams(req.url),
+  };
+}
+
 /**
- * The request as one parameter, for the hot read routes: Nest resolves each route parameter in a
+ * The request as one parameter, for the read routes: Nest resolves each route parameter in a
  * promise of its own, so one parameter instead of four saves several promise turns per request.
  */
-export const Read = createParamDecorator((_: unknown, ctx: ExecutionContext): ReadRequest => {
-  const req = ctx
-    .switchToHttp()
-    .getRequest<FastifyRequest<{ Params: Record<string, string> }> & { principal?: Principal }>();
-  const principal = req.principal;
-  if (!principal) throw new Error('@Read() used on a route without ApiAccessGuard');
-  return { principal, params: req.params, query: new QueryParams(req.url) };
-});
+export const Read = createParamDecorator((_: unknown, ctx: ExecutionContext): ReadRequest =>
+  readRequestOf(ctx.switchToHttp().getRequest<FastifyRequest>()),
+);
