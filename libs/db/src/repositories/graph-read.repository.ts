@@ -165,6 +165,7 @@ const findWithFacts = new PreparedStatement(
         }).as('active_working'),
       );
   },
+  { asJson: true },
 );
 
 const MIN_BIGINT = sql.raw<number>('(-9223372036854775807 - 1)');
