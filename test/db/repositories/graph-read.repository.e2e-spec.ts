@@ -63,17 +63,39 @@ describe('GraphReadRepository', () => {
         momentCounts: g.applied[at - 1]!.event.counts,
         nextCreated: at === 4 ? null : g.applied[at]!.event.created,
         activeWorking: working,
-        activeWorkingThen: at === 4 ? null : working,
       });
-      // none is still active once STALE_AFTER_MS has passed by the next event
-      const ended = await repo.findWithFacts(g.graphId, seq, 0, 0);
-      expect(ended?.activeWorkingThen).toBe(at === 4 ? null : 0);
     }
-    // nothing is active when counted from after the newest event
+    expect(await repo.findWithFacts(g.graphId + 1000, null, 0, 0)).toBeNull();
+  });
+
+  it('findWithFacts counts active working nodes at the next event for a past moment, else by activeSince', async () => {
+    const g = graphs.g2!;
+    const created = (seq: number) => g.applied[seq - 1]!.event.created;
+    const working = (seq: number) =>
+      [...g.nodesAt(seq).values()].filter((r) => r.state === 'working');
+    const counted: { within: number; before: number }[] = [];
+    for (const seq of [1, 2, 3]) {
+      // past moment: judged at the next event's created, whatever activeSince says; a window
+      // reaching back to the moment's own event keeps the nodes it touched, one ms less drops them
+      const next = created(seq + 1);
+      const reach = next - created(seq);
+      const within = (await repo.findWithFacts(g.graphId, seq, Number.MAX_SAFE_INTEGER, reach))
+        ?.activeWorking;
+      const before = (await repo.findWithFacts(g.graphId, seq, 0, reach - 1))?.activeWorking;
+      expect(within).toBe(working(seq).filter((r) => r.lastEvent >= created(seq)).length);
+      expect(before).toBe(working(seq).filter((r) => r.lastEvent > created(seq)).length);
+      counted.push({ within: within!, before: before! });
+    }
+    // the cases above tell the rules apart
+    expect(counted.some(({ within, before }) => within > before)).toBe(true);
+    // newest moment: judged by activeSince, the staleness window being ignored
+    const all = working(4).length;
+    expect(all).toBeGreaterThan(0);
+    expect((await repo.findWithFacts(g.graphId, 4, 0, 0))?.activeWorking).toBe(all);
+    expect((await repo.findWithFacts(g.graphId, null, 0, 0))?.activeWorking).toBe(all);
     expect(
       (await repo.findWithFacts(g.graphId, null, Number.MAX_SAFE_INTEGER, 0))?.activeWorking,
     ).toBe(0);
-    expect(await repo.findWithFacts(g.graphId + 1000, null, 0, 0)).toBeNull();
   });
 
   describe('list', () => {

@@ -22,8 +22,8 @@ export class GraphReadService {
 
   async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<PublicGraph> {
     const now = Date.now();
-    // the active nodes are counted for `now` (the moment's instant when it is the newest event) and,
-    // for an older event, at its instant (the next event's time): both in the one query
+    // the active nodes are counted at the moment's instant: `now` for the newest event, else the
+    // next event's time
     const prefetched = await this.access.readWith(principal, graphId, (id) =>
       this.graphs.findWithFacts(
         id,
@@ -41,12 +41,9 @@ export class GraphReadService {
             firstEventCreated: prefetched.firstEventCreated,
             counts: prefetched.momentCounts ?? emptyCounts(),
             lastEvent: prefetched.momentCreated,
+            // counted at the next event's instant, or now when there is none
             activeWorking:
-              moment.at === now
-                ? prefetched.activeWorking
-                : moment.at === prefetched.nextCreated
-                  ? (prefetched.activeWorkingThen ?? undefined)
-                  : undefined,
+              moment.at === (prefetched.nextCreated ?? now) ? prefetched.activeWorking : undefined,
           }
         : (await this.view.factsOf([{ graph, moment }]))[0]!;
     const [out] = await this.view.present([{ graph, moment, facts }]);

@@ -1,5 +1,5 @@
 import type { StoredGraphCounts } from '@graph-history/domain';
-import { sql, type Expression } from 'kysely';
+import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
@@ -83,13 +83,12 @@ export interface GraphWithFacts {
   momentCounts: StoredGraphCounts | null;
   /** `created` of the event after the moment; null when the moment is the newest event. */
   nextCreated: number | null;
-  /** Nodes working at the moment whose `last_event` is at or after the `activeSince` asked for. */
-  activeWorking: number;
   /**
-   * For a moment before the newest event: nodes working at it and not stale at its end (the next
-   * event's `created`), judged with the `staleAfterMs` asked for; null for the newest event.
+   * Nodes working at the moment and not stale at its instant: last touched at or after the
+   * `activeSince` asked for when the moment is the newest event (or its next event is gone), else
+   * at or after the next event's `created` minus the `staleAfterMs` asked for.
    */
-  activeWorkingThen: number | null;
+  activeWorking: number;
 }
 
 const findById = new PreparedStatement(
@@ -118,6 +117,11 @@ const findAt = new PreparedStatement(
       }),
 );
 
+/**
+ * A graph's row and its moment's facts, one index probe per events row (the first retained, the
+ * moment's, the next one for a past moment) and one active working count, at the moment's instant:
+ * `activeSince` for the newest event, else the next event's `created` minus `staleAfterMs`.
+ */
 const findWithFacts = new PreparedStatement(
   'gh_graph_with_facts',
   {
@@ -126,46 +130,41 @@ const findWithFacts = new PreparedStatement(
     activeSince: pgArg<number>('bigint'),
     staleAfterMs: pgArg<number>('bigint'),
   },
-  (db, arg) =>
-    graphById(db, arg.graphId)
+  (db, arg) => {
+    const graph = graphById(db, arg.graphId)
       .select(GRAPH_COLUMNS)
-      .select((eb) => {
-        const seq = momentSeq(eb, arg.seq);
-        const event = (at: Expression<number | null>) =>
-          eb
-            .selectFrom('events as e')
-            .whereRef('e.graph_id', '=', 'g.graph_id')
-            .where('e.seq', '=', at);
-        const next = event(eb(seq, '+', sql.lit(1)))
-          .select('e.created')
-          .$asScalar();
-        return [
-          seq.as('seq'),
-          event(eb.ref('g.first_seq')).select('e.created').$asScalar().as('first_created'),
-          event(seq).select('e.created').$asScalar().as('moment_created'),
-          event(seq).select('e.counts').$asScalar().as('moment_counts'),
-          next.as('next_created'),
-          activeWorkingCount({
-            graphId: eb.ref('g.graph_id'),
-            seq,
-            since: arg.activeSince,
-            until: eb.ref('g.last_event'),
-          }).as('active_working'),
-          eb
-            .case()
-            .when(seq, '<', eb.ref('g.applied_seq'))
-            .then(
-              activeWorkingCount({
-                graphId: eb.ref('g.graph_id'),
-                seq,
-                since: eb(next, '-', arg.staleAfterMs),
-                until: next,
-              }),
-            )
-            .end()
-            .as('active_working_then'),
-        ];
-      }),
+      .select((eb) => momentSeq(eb, arg.seq).as('seq'));
+    return db
+      .selectFrom(graph.as('g'))
+      .leftJoin('events as f', (j) =>
+        j.onRef('f.graph_id', '=', 'g.graph_id').onRef('f.seq', '=', 'g.first_seq'),
+      )
+      .leftJoin('events as m', (j) =>
+        j.onRef('m.graph_id', '=', 'g.graph_id').onRef('m.seq', '=', 'g.seq'),
+      )
+      .leftJoin('events as n', (j) =>
+        j
+          .onRef('n.graph_id', '=', 'g.graph_id')
+          .on((eb) => eb('n.seq', '=', eb('g.seq', '+', sql.lit(1))))
+          .onRef('g.seq', '<', 'g.applied_seq'),
+      )
+      .select(GRAPH_COLUMNS)
+      .select([
+        'g.seq',
+        'f.created as first_created',
+        'm.created as moment_created',
+        'm.counts as moment_counts',
+        'n.created as next_created',
+      ])
+      .select((eb) =>
+        activeWorkingCount({
+          graphId: eb.ref('g.graph_id'),
+          seq: eb.ref('g.seq'),
+          since: eb.fn.coalesce(eb('n.created', '-', arg.staleAfterMs), arg.activeSince),
+          until: eb.fn.coalesce('n.created', 'g.last_event'),
+        }).as('active_working'),
+      );
+  },
   { asJson: true },
 );
 
@@ -302,8 +301,7 @@ export class GraphReadRepository {
 
   /**
    * The graph by id with its facts as of `seq` (or the newest event), each an index lookup, and
-   * how many of its nodes are working at that moment with a `last_event` at or after `activeSince`
-   * (and, for a past moment, at or after the moment's end minus `staleAfterMs`).
+   * how many of its nodes are working and not stale at that moment (see GraphWithFacts).
    */
   async findWithFacts(
     graphId: number,
@@ -321,7 +319,6 @@ export class GraphReadRepository {
       momentCounts: r.moment_counts,
       nextCreated: r.next_created,
       activeWorking: r.active_working,
-      activeWorkingThen: r.active_working_then,
     };
   }
 
