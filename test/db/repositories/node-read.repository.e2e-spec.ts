@@ -102,6 +102,20 @@ describe('NodeReadRepository', () => {
     expect(await repo.findWithGraph(h.graphId + 1000, 1, null)).toBeNull();
   });
 
+  it('findWithGraph reads the next event’s time wherever stale may need it', async () => {
+    for (let seq = 1; seq < last; seq++) {
+      const next = h.applied[seq]!.event.created;
+      for (const no of [1, 2, 3, 99]) {
+        const rec = h.nodesAt(seq).get(no);
+        // a record (for expansions) always; stored JSON only of a working node or none
+        expect((await repo.findWithGraph(h.graphId, no, seq))?.nextCreated).toBe(next);
+        const plain = await repo.findWithGraph(h.graphId, no, seq, false);
+        expect(plain?.nextCreated).toBe(!rec || rec.state === 'working' ? next : null);
+        expect(plain?.node?.state).toBe(rec?.state);
+      }
+    }
+  });
+
   describe('page and findInList', () => {
     const expected = (f: Omit<NodeListFilter, 'graphId'>, order: 'created' | 'tree') =>
       sorted(h.nodesAt(f.seq).values(), order).filter(

@@ -39,6 +39,34 @@ export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
       : { seq: r.stalled_seq, message: r.stalled_error ?? '', since: r.stalled_at ?? 0 },
 });
 
+/** GRAPH_COLUMNS without the apply error: what a read that is not of the graph itself needs. */
+export const READ_GRAPH_COLUMNS = [
+  'g.graph_id',
+  'g.graph_key',
+  'g.account_id',
+  'g.source',
+  'g.created',
+  'g.applied_seq',
+  'g.first_seq',
+  'g.last_event',
+  'g.counts',
+] as const;
+
+/** A graphs row as READ_GRAPH_COLUMNS select it: a GraphRow without `applyError`. */
+export const toReadGraphRow = (
+  r: Omit<GraphRowColumns, 'stalled_seq' | 'stalled_error' | 'stalled_at'>,
+): GraphRow => ({
+  graphId: r.graph_id,
+  graphKey: r.graph_key,
+  accountId: r.account_id,
+  source: r.source,
+  created: r.created,
+  appliedSeq: r.applied_seq,
+  firstSeq: r.first_seq,
+  lastEvent: r.last_event,
+  counts: r.counts,
+});
+
 /** The graph by its id as `g` (nothing selected yet): filters on the distribution key. */
 export const graphById = (db: Kysely<Database>, graphId: Expression<number>) =>
   db.selectFrom('graphs as g').where('g.graph_id', '=', graphId);

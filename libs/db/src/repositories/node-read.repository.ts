@@ -8,7 +8,13 @@ import {
 import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { GRAPH_COLUMNS, graphById, momentSeq, nextEventCreated, toGraphRow } from './graph-queries';
+import {
+  graphById,
+  momentSeq,
+  nextEventCreated,
+  READ_GRAPH_COLUMNS,
+  toReadGraphRow,
+} from './graph-queries';
 import { GraphRow } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
@@ -63,6 +69,11 @@ const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]
 const recordColumnsOf = <A extends string>(a: A) =>
   RECORD_COLUMNS.map((c) => `${a}.${c}` as `${A}.${(typeof RECORD_COLUMNS)[number]}`);
 
+/**
+ * The version by a lateral join, as flat columns of the row. The next event's `created` only
+ * where `stale` can need it: a plain read of a node that is not working is never stale, whatever
+ * the moment's instant.
+ */
 const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
   {
@@ -73,23 +84,41 @@ const findWithGraph = new PreparedStatement(
   },
   (db, arg) =>
     graphById(db, arg.graphId)
-      .select(GRAPH_COLUMNS)
+      .leftJoinLateral(
+        (eb) =>
+          versionAt(eb.ref('g.graph_id'), arg.nodeNo, momentSeq(eb, arg.seq))
+            .select([
+              sql<
+                string | null
+              >`case when not ${arg.objects} or v.rec is null then v.public_json end`.as(
+                'node_json',
+              ),
+              sql<StoredNodeRecord | null>`case when ${arg.objects} or v.public_json is null then v.rec end`.as(
+                'rec',
+              ),
+              sql<string | null>`case when ${arg.objects} then v.sort_key end`.as('sort_key'),
+              sql<number | null>`case when ${arg.objects} then v.created_seq end`.as('created_seq'),
+              'v.state as node_state',
+              'v.last_event as node_last_event',
+            ])
+            .as('v'),
+        (join) => join.onTrue(),
+      )
+      .select(READ_GRAPH_COLUMNS)
       .select((eb) => {
         const seq = momentSeq(eb, arg.seq);
         return [
           seq.as('seq'),
-          versionAt(eb.ref('g.graph_id'), arg.nodeNo, seq)
-            .select(
-              sql<NodeJsonColumns>`json_build_object(
-                'node_json', case when not ${arg.objects} or v.rec is null then v.public_json end,
-                'rec', case when ${arg.objects} or v.public_json is null then v.rec end,
-                'sort_key', case when ${arg.objects} then v.sort_key end,
-                'created_seq', case when ${arg.objects} then v.created_seq end,
-                'node_state', v.state, 'node_last_event', v.last_event)`.as('version'),
-            )
-            .$asScalar()
-            .as('version'),
-          nextEventCreated(eb, seq).as('next_created'),
+          'v.node_json',
+          'v.rec',
+          'v.sort_key',
+          'v.created_seq',
+          'v.node_state',
+          'v.node_last_event',
+          sql<
+            number | null
+          >`case when v.node_state is null or v.node_state = 'working' or ${arg.objects}
+            then ${nextEventCreated(eb, seq)} end`.as('next_created'),
         ];
       }),
   { asJson: true },
@@ -173,9 +202,9 @@ export class NodeReadRepository {
     const [row] = await findWithGraph.rows(this.db, { graphId, nodeNo, seq, objects });
     return row
       ? {
-          graph: toGraphRow(row),
+          graph: toReadGraphRow(row),
           seq: row.seq,
-          node: row.version === null ? null : nodeJsonOrRecord(row.version, objects),
+          node: nodeJsonOrRecord(row as NodeJsonColumns, objects),
           nextCreated: row.next_created,
         }
       : null;
