@@ -10,13 +10,15 @@ describe('ApplyRepository', () => {
   let t: TestDatabase;
   let apply: ApplyRepository;
   let graphId: number;
+  let accountId: number;
+  let store: Awaited<ReturnType<typeof ingestPipeline>>['store'];
   const events = validRun('ar', 5);
 
   beforeAll(async () => {
     t = await createTestDatabase();
     apply = new ApplyRepository(t.db);
-    const { accountId } = await new AccountRepository(t.db).findOrCreate('apply', 1);
-    const { store } = await ingestPipeline(t.db);
+    ({ accountId } = await new AccountRepository(t.db).findOrCreate('apply', 1));
+    ({ store } = await ingestPipeline(t.db));
     ({ graphId } = await store.store({ accountId, graphKey: 'ar', events }));
   });
   afterAll(() => t.drop());
@@ -63,6 +65,22 @@ describe('ApplyRepository', () => {
     const next = await apply.pending(graphId, 10);
     expect(next!.head).toMatchObject({ appliedSeq: 3, firstSeq: 1, counts: state.counts });
     expect(next!.events.map((e) => e.seq)).toEqual([4, 5]);
+    // the head, counts included, whether one, several or no stored events follow applied_seq
+    expect((await apply.pending(graphId, 1))!.head).toEqual(next!.head);
+    const { graphId: oneId } = await store.store({
+      accountId,
+      graphKey: 'ar-one',
+      events: validRun('ar1', 1),
+    });
+    const one = createGraphState(oneId);
+    const [first] = (await apply.pending(oneId, 10))!.events;
+    const oneHead = { appliedSeq: 1, firstSeq: 1, lastEvent: 0, counts: one.counts };
+    const appliedOne = [applyEvent(one, first!.event, 1)];
+    expect(await apply.commitIfCurrent(oneId, 0, appliedOne, oneHead, 9)).toBe(true);
+    expect((await apply.pending(oneId, 10))!).toEqual({
+      head: expect.objectContaining({ appliedSeq: 1, counts: one.counts }),
+      events: [],
+    });
   });
 
   it('records a stall once, and only at the next event', async () => {

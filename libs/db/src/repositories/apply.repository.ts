@@ -58,7 +58,9 @@ export class ApplyRepository extends Repository {
       seq: number | null;
       body: WatchEvent | null;
       received: number | null;
-    }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.counts, g.stalled_seq, i.seq, i.body, i.received
+    }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.stalled_seq, i.seq, i.body, i.received,
+        -- on the first row only: every other row would have its jsonb parsed again for nothing
+        case when row_number() over (order by i.seq) = 1 then g.counts end as counts
       from graphs g
       left join lateral (
         select seq, body, received from inbox
