@@ -2,44 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selecta
 import type { Database, GraphsTable } from '../schema';
 import type { GraphRow } from './graph-read.repository';
 
-/** The columns of a graphs row `g` that a read needs. */
-export const GRAPH_COLUMNS = [
-  'g.graph_id',
-  'g.graph_key',
-  'g.account_id',
-  'g.source',
-  'g.created',
-  'g.applied_seq',
-  'g.first_seq',
-  'g.last_event',
-  'g.counts',
-  'g.stalled_seq',
-  'g.stalled_error',
-  'g.stalled_at',
-] as const;
-
-type GraphColumn = (typeof GRAPH_COLUMNS)[number] extends `g.${infer C}` ? C : never;
-
-/** A graphs row as GRAPH_COLUMNS select it. */
-export type GraphRowColumns = Pick<Selectable<GraphsTable>, GraphColumn>;
-
-export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
-  graphId: r.graph_id,
-  graphKey: r.graph_key,
-  accountId: r.account_id,
-  source: r.source,
-  created: r.created,
-  appliedSeq: r.applied_seq,
-  firstSeq: r.first_seq,
-  lastEvent: r.last_event,
-  counts: r.counts,
-  applyError:
-    r.stalled_seq == null
-      ? null
-      : { seq: r.stalled_seq, message: r.stalled_error ?? '', since: r.stalled_at ?? 0 },
-});
-
-/** GRAPH_COLUMNS without the apply error: what a read that is not of the graph itself needs. */
+/** The columns of a graphs row `g` that a read of something in the graph needs. */
 export const READ_GRAPH_COLUMNS = [
   'g.graph_id',
   'g.graph_key',
@@ -52,10 +15,22 @@ export const READ_GRAPH_COLUMNS = [
   'g.counts',
 ] as const;
 
-/** A graphs row as READ_GRAPH_COLUMNS select it: a GraphRow without `applyError`. */
-export const toReadGraphRow = (
-  r: Omit<GraphRowColumns, 'stalled_seq' | 'stalled_error' | 'stalled_at'>,
-): GraphRow => ({
+/** READ_GRAPH_COLUMNS and the apply error: what a read of the graph itself needs. */
+export const GRAPH_COLUMNS = [
+  ...READ_GRAPH_COLUMNS,
+  'g.stalled_seq',
+  'g.stalled_error',
+  'g.stalled_at',
+] as const;
+
+type GraphColumn = (typeof GRAPH_COLUMNS)[number] extends `g.${infer C}` ? C : never;
+
+/** A graphs row as GRAPH_COLUMNS select it. */
+export type GraphRowColumns = Pick<Selectable<GraphsTable>, GraphColumn>;
+
+type ReadGraphRowColumns = Omit<GraphRowColumns, 'stalled_seq' | 'stalled_error' | 'stalled_at'>;
+
+const graphRow = (r: ReadGraphRowColumns, applyError: GraphRow['applyError']): GraphRow => ({
   graphId: r.graph_id,
   graphKey: r.graph_key,
   accountId: r.account_id,
@@ -65,7 +40,19 @@ export const toReadGraphRow = (
   firstSeq: r.first_seq,
   lastEvent: r.last_event,
   counts: r.counts,
+  applyError,
 });
+
+export const toGraphRow = (r: GraphRowColumns): GraphRow =>
+  graphRow(
+    r,
+    r.stalled_seq == null
+      ? null
+      : { seq: r.stalled_seq, message: r.stalled_error ?? '', since: r.stalled_at ?? 0 },
+  );
+
+/** A graphs row as READ_GRAPH_COLUMNS select it (no apply error). */
+export const toReadGraphRow = (r: ReadGraphRowColumns): GraphRow => graphRow(r, null);
 
 /** The graph by its id as `g` (nothing selected yet): filters on the distribution key. */
 export const graphById = (db: Kysely<Database>, graphId: Expression<number>) =>
