@@ -42,6 +42,41 @@ describe('PreparedStatement', () => {
     }
   });
 
+  it('sends each argument once, however often the query uses it', async () => {
+    const repeated = new PreparedStatement(
+      'gh_test_repeated',
+      { x: pgArg<number>('int'), y: pgArg<string>('text') },
+      (db, arg) =>
+        db.selectNoFrom((eb) => [
+          eb(arg.x, '+', arg.x).as('twice'),
+          eb.val('lit').as('kept'),
+          sql<string>`${arg.y} || ${arg.y}`.as('yy'),
+          eb(arg.x, '*', arg.x).as('square'),
+        ]),
+    );
+    expect(repeated.text).toBe(
+      'select cast($1 as int) + cast($1 as int) as "twice", $2 as "kept", cast($3 as text) || cast($3 as text) as "yy", cast($1 as int) * cast($1 as int) as "square"',
+    );
+    const db = createDb(t.url, { max: 1 });
+    try {
+      expect(await repeated.rows(db, { x: 3, y: 'ab' })).toEqual([
+        { twice: 6, kept: 'lit', yy: 'abab', square: 9 },
+      ]);
+    } finally {
+      await db.destroy();
+    }
+    const other = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new Pool({ connectionString: t.url, max: 1 }) }),
+    });
+    try {
+      expect(await repeated.rows(other, { x: 4, y: 'c' })).toEqual([
+        { twice: 8, kept: 'lit', yy: 'cc', square: 16 },
+      ]);
+    } finally {
+      await other.destroy();
+    }
+  });
+
   it('refuses a second statement under a name already used', () => {
     expect(
       () =>

@@ -1,10 +1,10 @@
 import { eventId } from '@graph-history/domain';
 import { ApiError } from '@graph-history/http';
-import type { GraphRow } from '@graph-history/db';
+import type { GraphHead } from '@graph-history/db';
 
 /** Errors only the read API raises; the shared ones live in @graph-history/http. */
 
-export const outsideRetention = (param: string, graph: GraphRow, message: string): ApiError =>
+export const outsideRetention = (param: string, graph: GraphHead, message: string): ApiError =>
   new ApiError(410, 'invalid_request_error', 'outside_retention_window', message, param, {
     first_event_id: graph.firstSeq === null ? null : eventId(graph.graphId, graph.firstSeq),
     last_event_id: graph.appliedSeq === 0 ? null : eventId(graph.graphId, graph.appliedSeq),

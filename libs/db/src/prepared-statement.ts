@@ -53,6 +53,25 @@ type ArgValues<S extends ArgTypes> = { [K in keyof S]: S[K] extends ArgType<infe
 type ArgRefs<S extends ArgTypes> = { [K in keyof S]: RawBuilder<ArgValues<S>[K]> };
 
 /**
+ * The compiled query with one placeholder per argument: Kysely gives each use of an argument its
+ * own `$n`, and pg serializes, sends and Postgres parses every value, however often it repeats.
+ */
+function oneParameterPerArg(q: CompiledQuery): { sql: string; parameters: readonly unknown[] } {
+  const parameters: unknown[] = [];
+  const placeholderOf = new Map<string, number>();
+  const placeholders = q.parameters.map((p) => {
+    const seen = p instanceof Arg ? placeholderOf.get(p.name) : undefined;
+    if (seen !== undefined) return seen;
+    parameters.push(p);
+    if (p instanceof Arg) placeholderOf.set(p.name, parameters.length);
+    return parameters.length;
+  });
+  // Kysely writes `$n` only for parameters; literals it inlines never hold `$` and digits
+  const sql = q.sql.replace(/\$(\d+)/g, (_, n: string) => `$${placeholders[Number(n) - 1]}`);
+  return { sql, parameters };
+}
+
+/**
  * A hot read statement that Postgres parses and plans once per pooled connection (a named
  * prepared statement) instead of on every call as it does for Kysely's queries: for small,
  * index-only lookups planning costs several times the execution. It is a Kysely query, compiled
@@ -86,7 +105,7 @@ export class PreparedStatement<S extends ArgTypes, R> {
         sql`cast(${new Arg(n)} as ${sql.raw(t.pgType)})`,
       ]),
     ) as ArgRefs<S>;
-    const compiled = build(compiler, refs).compile();
+    const compiled = oneParameterPerArg(build(compiler, refs).compile());
     this.asJson = asJson;
     this.text = asJson ? `select row_to_json(r) as r from (${compiled.sql}) as r` : compiled.sql;
     this.parameters = compiled.parameters;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { eventId, graphPublicId } from '@graph-history/domain';
-import { EventReadRepository, GraphRow } from '@graph-history/db';
+import { EventReadRepository, GraphHead } from '@graph-history/db';
 import { parameterInvalid, resourceMissing } from '@graph-history/http';
 import { outsideRetention } from '../api-errors';
 import { AsOf } from './as-of';
@@ -26,7 +26,7 @@ export class MomentService {
    * promise turn less on the hot reads. Throws as the promise would reject.
    */
   resolve(
-    graph: GraphRow,
+    graph: GraphHead,
     asOf: AsOf,
     now: number,
     prefetched?: Prefetched,
@@ -48,7 +48,7 @@ export class MomentService {
   }
 
   private async atTime(
-    graph: GraphRow,
+    graph: GraphHead,
     asOf: Extract<AsOf, { kind: 'time' }>,
     now: number,
   ): Promise<Moment> {
@@ -82,7 +82,7 @@ export class MomentService {
    * the read is judged at that instant, or now for the newest event.
    */
   private known(
-    graph: GraphRow,
+    graph: GraphHead,
     asOf: Exclude<AsOf, { kind: 'time' }>,
     now: number,
     nextCreated: number | null,
@@ -102,7 +102,7 @@ export class MomentService {
    * The sequence of an event id given as `param` (as_of or a cursor), checked against the graph:
    * another graph's or a future event is resource_missing, a trimmed one outside_retention_window.
    */
-  checkEvent(graph: GraphRow, idGraphId: number, seq: number, id: string, param: string): number {
+  checkEvent(graph: GraphHead, idGraphId: number, seq: number, id: string, param: string): number {
     if (idGraphId !== graph.graphId || seq > graph.appliedSeq) {
       throw resourceMissing(
         param,

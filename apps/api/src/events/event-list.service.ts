@@ -7,7 +7,7 @@ import {
   presentEvent,
   withDataNode,
 } from '@graph-history/domain';
-import { EventJsonOrRow, EventReadRepository, EventWithNode, GraphRow } from '@graph-history/db';
+import { EventJsonOrRow, EventReadRepository, EventWithNode, GraphHead } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
@@ -112,7 +112,7 @@ export class EventListService {
   }
 
   /** A cursor's sequence: an event of this list (trimmed ones are 410 with the retained bounds). */
-  private cursor(graph: GraphRow, moment: Moment, id: string, param: string): number {
+  private cursor(graph: GraphHead, moment: Moment, id: string, param: string): number {
     const decoded = decodeId('evt', id);
     if (!decoded) throw resourceMissing(param, `No such event: ${quote(id)}.`);
     const seq = this.moments.checkEvent(graph, decoded.graphId, decoded.n, id, param);
@@ -123,7 +123,7 @@ export class EventListService {
 
   /** An event as JSON text; with `nodeJson` (JSON text or null), with `data.node`. */
   private eventJson(
-    graph: GraphRow,
+    graph: GraphHead,
     keyJson: string,
     e: EventJsonOrRow,
     nodeJson?: string | null,
@@ -135,7 +135,7 @@ export class EventListService {
 
   /** The moment an event's node is shown at: just after the event (its stale judged then). */
   private momentOf(
-    graph: GraphRow,
+    graph: GraphHead,
     e: { seq: number; nextCreated: number | null },
     now: number,
   ): Moment {
@@ -148,7 +148,7 @@ export class EventListService {
 
   /** `data.node`: each event's node as it stood just after the event, at that event's moment. */
   private async nodesOf(
-    graph: GraphRow,
+    graph: GraphHead,
     events: EventWithNode[],
     query: EventListQuery,
     now: number,
@@ -165,7 +165,7 @@ export class EventListService {
     return slots;
   }
 
-  private url(graph: GraphRow, moment: Moment, q: EventListQuery): string {
+  private url(graph: GraphHead, moment: Moment, q: EventListQuery): string {
     return listUrl(`${graphPath(graph.graphKey)}/events`, [
       ['order', q.order],
       ['as_of', moment.eventId],

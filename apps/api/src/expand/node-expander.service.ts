@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeRecord } from '@graph-history/domain';
-import { GraphRow, NodeAt, NodeItemsRepository, NodeReadRepository } from '@graph-history/db';
+import { GraphHead, NodeAt, NodeItemsRepository, NodeReadRepository } from '@graph-history/db';
 import { ExpandBudget } from './expand-budget';
 import { NodeExpansion } from './expand-paths';
 import { childrenUrl, descendantsUrl, ListContext, nodeListUrl } from './expand-urls';
@@ -19,7 +19,7 @@ const REFS = {
 const REF_KEYS = Object.keys(REFS) as (keyof typeof REFS)[];
 
 interface Level {
-  graph: GraphRow;
+  graph: GraphHead;
   slots: NodeSlot[];
   budget: ExpandBudget;
   descendantsMaxDepth: number | null;
@@ -39,7 +39,7 @@ export class NodeExpander {
   ) {}
 
   async expand(
-    graph: GraphRow,
+    graph: GraphHead,
     roots: NodeSlot[],
     descendantsMaxDepth: number | null,
     budget = new ExpandBudget(),

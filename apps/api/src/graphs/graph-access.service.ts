@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { graphKeyFromId } from '@graph-history/domain';
-import { GraphAt, GraphReadRepository, GraphRow } from '@graph-history/db';
+import { GraphAt, GraphHead, GraphReadRepository, GraphRow } from '@graph-history/db';
 import { apiKeyRestricted, mayReadGraph, Principal, resourceMissing } from '@graph-history/http';
 import { AsOf } from '../as-of/as-of';
 import { quote } from '../query/query-values';
@@ -24,7 +24,7 @@ export class GraphAccessService {
    * What `read` finds with its graph by the id of the graph `graphId` names (one query for both),
    * if this key may read that graph.
    */
-  async readWith<T extends { graph: GraphRow }>(
+  async readWith<T extends { graph: GraphHead }>(
     principal: Principal,
     graphId: string,
     read: (id: number) => Promise<T | null>,
@@ -47,7 +47,7 @@ export class GraphAccessService {
   }
 
   /** The graph read by `graphId`, if this key may read it. */
-  check(principal: Principal, graph: GraphRow | null, graphId: string): GraphRow {
+  check<G extends GraphHead>(principal: Principal, graph: G | null, graphId: string): G {
     if (!graph || graph.accountId !== principal.accountId || graph.source !== 'watch') {
       throw missing(graphId);
     }

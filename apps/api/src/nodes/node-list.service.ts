@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { jsonStringBody, type NodeRecord } from '@graph-history/domain';
-import { GraphRow, NodeListFilter, NodeReadRepository } from '@graph-history/db';
+import { GraphHead, NodeListFilter, NodeReadRepository } from '@graph-history/db';
 import { parameterInvalid, Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
@@ -72,7 +72,7 @@ export class NodeListService {
   }
 
   private async filter(
-    graph: GraphRow,
+    graph: GraphHead,
     moment: Moment,
     query: NodeListQuery,
   ): Promise<NodeListFilter> {
@@ -100,7 +100,7 @@ export class NodeListService {
 
   /** The cursor node, which must be in the list (the repository's filters decide). */
   private async cursor(
-    graph: GraphRow,
+    graph: GraphHead,
     filter: NodeListFilter,
     id: string,
     param: string,
@@ -115,7 +115,7 @@ export class NodeListService {
     return rec;
   }
 
-  private url(graph: GraphRow, moment: Moment, q: NodeListQuery): string {
+  private url(graph: GraphHead, moment: Moment, q: NodeListQuery): string {
     return listUrl(`${graphPath(graph.graphKey)}/nodes`, [
       ['parent_id', q.parentId],
       ['ancestor_id', q.ancestorId],

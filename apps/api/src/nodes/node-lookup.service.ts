@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { decodeId, eventId, type NodeRecord } from '@graph-history/domain';
-import { GraphRow, NodeReadRepository } from '@graph-history/db';
+import { GraphHead, NodeReadRepository } from '@graph-history/db';
 import { resourceMissing } from '@graph-history/http';
 import { nodeNotYetCreated } from '../api-errors';
 import { Moment } from '../as-of/moment';
@@ -12,7 +12,7 @@ export class NodeLookupService {
   constructor(private readonly nodes: NodeReadRepository) {}
 
   /** The node, 404 node_not_yet_created when it comes later, else 404 resource_missing on `param`. */
-  async find(graph: GraphRow, moment: Moment, id: string, param: string): Promise<NodeRecord> {
+  async find(graph: GraphHead, moment: Moment, id: string, param: string): Promise<NodeRecord> {
     const no = this.nodeNo(graph, id, param);
     const rec = moment.seq === 0 ? null : await this.nodes.findAt(graph.graphId, no, moment.seq);
     if (rec) return rec;
@@ -23,14 +23,14 @@ export class NodeLookupService {
   }
 
   /** The node number an id encodes, when it is a node id of this graph. */
-  nodeNo(graph: GraphRow, id: string, param: string): number {
+  nodeNo(graph: GraphHead, id: string, param: string): number {
     const no = this.numberOf(graph, id);
     if (no === null) throw missing(id, param);
     return no;
   }
 
   /** The node number an id encodes, or null when it is not a node id of this graph. */
-  numberOf(graph: GraphRow, id: string): number | null {
+  numberOf(graph: GraphHead, id: string): number | null {
     const decoded = decodeId('node', id);
     return decoded && decoded.graphId === graph.graphId ? decoded.n : null;
   }

@@ -10,13 +10,13 @@ import {
   toPublicNode,
   type PublicNode,
 } from '@graph-history/domain';
-import { GraphRow, NodeJsonOrRecord } from '@graph-history/db';
+import { GraphHead, NodeJsonOrRecord } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import type { Moment } from '../as-of/moment';
 import { Expanded, nodeSlot, NodeSlot } from '../expand/node-slot';
 import { listEnvelope } from '../lists/list-envelope';
 
-type GraphNames = Pick<GraphRow, 'graphId' | 'graphKey'>;
+type GraphNames = Pick<GraphHead, 'graphId' | 'graphKey'>;
 
 /**
  * Renders a node slot as the read API's Node: `stale` judged at the slot's moment, each expansion

@@ -1,9 +1,9 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, GraphsTable } from '../schema';
-import type { GraphRow } from './graph-read.repository';
+import type { GraphHead, GraphRow } from './graph-read.repository';
 
-/** The columns of a graphs row `g` that a read of something in the graph needs. */
-export const READ_GRAPH_COLUMNS = [
+/** The columns of a graphs row `g` that a read of something in the graph needs (its GraphHead). */
+export const GRAPH_HEAD_COLUMNS = [
   'g.graph_id',
   'g.graph_key',
   'g.account_id',
@@ -12,12 +12,12 @@ export const READ_GRAPH_COLUMNS = [
   'g.applied_seq',
   'g.first_seq',
   'g.last_event',
-  'g.counts',
 ] as const;
 
-/** READ_GRAPH_COLUMNS and the apply error: what a read of the graph itself needs. */
+/** GRAPH_HEAD_COLUMNS, the counts and the apply error: what a read of the graph itself needs. */
 export const GRAPH_COLUMNS = [
-  ...READ_GRAPH_COLUMNS,
+  ...GRAPH_HEAD_COLUMNS,
+  'g.counts',
   'g.stalled_seq',
   'g.stalled_error',
   'g.stalled_at',
@@ -28,9 +28,30 @@ type GraphColumn = (typeof GRAPH_COLUMNS)[number] extends `g.${infer C}` ? C : n
 /** A graphs row as GRAPH_COLUMNS select it. */
 export type GraphRowColumns = Pick<Selectable<GraphsTable>, GraphColumn>;
 
-type ReadGraphRowColumns = Omit<GraphRowColumns, 'stalled_seq' | 'stalled_error' | 'stalled_at'>;
+/** The values of GRAPH_HEAD_COLUMNS, in that order (e.g. the first items of a json array). */
+export type GraphHeadTuple = [
+  graph_id: number,
+  graph_key: string,
+  account_id: number,
+  source: GraphHead['source'],
+  created: number,
+  applied_seq: number,
+  first_seq: number | null,
+  last_event: number | null,
+];
 
-const graphRow = (r: ReadGraphRowColumns, applyError: GraphRow['applyError']): GraphRow => ({
+export const graphHeadOf = (t: Readonly<[...GraphHeadTuple, ...unknown[]]>): GraphHead => ({
+  graphId: t[0],
+  graphKey: t[1],
+  accountId: t[2],
+  source: t[3],
+  created: t[4],
+  appliedSeq: t[5],
+  firstSeq: t[6],
+  lastEvent: t[7],
+});
+
+export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
   graphId: r.graph_id,
   graphKey: r.graph_key,
   accountId: r.account_id,
@@ -40,19 +61,11 @@ const graphRow = (r: ReadGraphRowColumns, applyError: GraphRow['applyError']): G
   firstSeq: r.first_seq,
   lastEvent: r.last_event,
   counts: r.counts,
-  applyError,
-});
-
-export const toGraphRow = (r: GraphRowColumns): GraphRow =>
-  graphRow(
-    r,
+  applyError:
     r.stalled_seq == null
       ? null
       : { seq: r.stalled_seq, message: r.stalled_error ?? '', since: r.stalled_at ?? 0 },
-  );
-
-/** A graphs row as READ_GRAPH_COLUMNS select it (no apply error). */
-export const toReadGraphRow = (r: ReadGraphRowColumns): GraphRow => graphRow(r, null);
+});
 
 /** The graph by its id as `g` (nothing selected yet): filters on the distribution key. */
 export const graphById = (db: Kysely<Database>, graphId: Expression<number>) =>

@@ -12,8 +12,11 @@ import {
 } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 
-/** A graph's row as the read API sees it: identity, owner and the applied, retained range. */
-export interface GraphRow {
+/**
+ * What a read of a graph's objects needs of its row: identity, owner and the applied, retained
+ * range.
+ */
+export interface GraphHead {
   graphId: number;
   graphKey: string;
   accountId: number;
@@ -24,6 +27,10 @@ export interface GraphRow {
   /** Oldest readable event; null before the first. */
   firstSeq: number | null;
   lastEvent: number | null;
+}
+
+/** A graph's row as a read of the graph itself sees it: its head, counts and apply error. */
+export interface GraphRow extends GraphHead {
   /** Counts after the newest event; null before the first. */
   counts: StoredGraphCounts | null;
   /** Set while applying is stopped at a stored event the reducer refused (graph reads only). */

@@ -9,13 +9,14 @@ import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
+  GRAPH_HEAD_COLUMNS,
   graphById,
+  graphHeadOf,
+  GraphHeadTuple,
   momentSeq,
   nextEventCreated,
-  READ_GRAPH_COLUMNS,
-  toReadGraphRow,
 } from './graph-queries';
-import { GraphRow } from './graph-read.repository';
+import { GraphHead } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
 import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
@@ -24,7 +25,6 @@ import {
   RECORD_COLUMNS,
   recordColumns,
   recordOf,
-  type NodeJsonColumns,
   type NodeJsonOrRecord,
   type NodeRecordColumns,
 } from './node-json-row';
@@ -69,10 +69,23 @@ const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]
 const recordColumnsOf = <A extends string>(a: A) =>
   RECORD_COLUMNS.map((c) => `${a}.${c}` as `${A}.${(typeof RECORD_COLUMNS)[number]}`);
 
+/** A node read's row but its stored JSON, as `r` of gh_node_with_graph holds it (one json array). */
+type NodeWithGraphTuple = [
+  ...GraphHeadTuple,
+  seq: number,
+  rec: StoredNodeRecord | null,
+  sort_key: string | null,
+  created_seq: number | null,
+  node_state: string | null,
+  node_last_event: number | null,
+  next_created: number | null,
+];
+
 /**
- * The version by a lateral join, as flat columns of the row. The next event's `created` only
- * where `stale` can need it: a plain read of a node that is not working is never stale, whatever
- * the moment's instant.
+ * The graph's head and the node's version by a lateral join. The stored JSON, the bulk of the row,
+ * comes as its own text column (no escaping into json and back); the rest as one json array (pg
+ * describes and parses two fields, not fifteen). The next event's `created` only where `stale` can
+ * need it: a plain read of a node that is not working is never stale, whatever the moment's instant.
  */
 const findWithGraph = new PreparedStatement(
   'gh_node_with_graph',
@@ -104,24 +117,17 @@ const findWithGraph = new PreparedStatement(
             .as('v'),
         (join) => join.onTrue(),
       )
-      .select(READ_GRAPH_COLUMNS)
       .select((eb) => {
         const seq = momentSeq(eb, arg.seq);
         return [
-          seq.as('seq'),
+          sql<NodeWithGraphTuple>`json_build_array(${sql.join(
+            GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
+          )}, ${seq}, v.rec, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
+            case when v.node_state is null or v.node_state = 'working' or ${arg.objects}
+              then ${nextEventCreated(eb, seq)} end)`.as('r'),
           'v.node_json',
-          'v.rec',
-          'v.sort_key',
-          'v.created_seq',
-          'v.node_state',
-          'v.node_last_event',
-          sql<
-            number | null
-          >`case when v.node_state is null or v.node_state = 'working' or ${arg.objects}
-            then ${nextEventCreated(eb, seq)} end`.as('next_created'),
         ];
       }),
-  { asJson: true },
 );
 
 const countActiveWorking = new PreparedStatement(
@@ -175,7 +181,7 @@ const findManyAt = new PreparedStatement(
 
 /** A node read's one round trip: the graph, the node as of the moment, the next event's time. */
 export interface NodeWithGraph {
-  graph: GraphRow;
+  graph: GraphHead;
   /** The event read at: the one asked for, or the newest when none was given or it is later. */
   seq: number;
   /** The node as of `seq` (only as a record when asked for `objects`); null when it did not exist. */
@@ -200,14 +206,24 @@ export class NodeReadRepository {
     objects = true,
   ): Promise<NodeWithGraph | null> {
     const [row] = await findWithGraph.rows(this.db, { graphId, nodeNo, seq, objects });
-    return row
-      ? {
-          graph: toReadGraphRow(row),
-          seq: row.seq,
-          node: nodeJsonOrRecord(row as NodeJsonColumns, objects),
-          nextCreated: row.next_created,
-        }
-      : null;
+    if (!row) return null;
+    const t = row.r;
+    return {
+      graph: graphHeadOf(t),
+      seq: t[8],
+      node: nodeJsonOrRecord(
+        {
+          node_json: row.node_json,
+          rec: t[9],
+          sort_key: t[10],
+          created_seq: t[11],
+          node_state: t[12],
+          node_last_event: t[13],
+        },
+        objects,
+      ),
+      nextCreated: t[14],
+    };
   }
 
   /** The node as it stood just after event `seq`, or null when it did not exist yet. */
