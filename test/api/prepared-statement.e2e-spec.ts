@@ -1,6 +1,16 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool } from 'pg';
-import { createDb, Database, pgArg, PreparedStatement } from '@graph-history/db';
+import {
+  BatchedStatement,
+  batchRows,
+  createDb,
+  currentPool,
+  Database,
+  pgArg,
+  poolOf,
+  PreparedStatement,
+  ReplicaRouting,
+} from '@graph-history/db';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /** The read repositories' hot statements: planned once per pooled connection. */
@@ -74,6 +84,51 @@ describe('PreparedStatement', () => {
       ]);
     } finally {
       await other.destroy();
+    }
+  });
+
+  it('batches the calls made together into one statement, each answered by its own row', async () => {
+    const halves = new BatchedStatement(
+      new PreparedStatement('gh_test_halves', { xs: pgArg<number[]>('int[]') }, (db, arg) =>
+        db
+          .selectFrom(batchRows<{ x: number }>({ x: arg.xs }))
+          .select(['p.i', sql<number>`p.x / 2`.as('half')])
+          .where(sql<boolean>`p.x % 2 = 0`),
+      ),
+      (xs: readonly number[]) => ({ xs: [...xs] }),
+    );
+    const db = createDb(t.url, { max: 2 });
+    const pool = poolOf(db)!;
+    const query = jest.spyOn(pool, 'query');
+    try {
+      const got = await Promise.all([4, 3, 10, 8].map((x) => halves.load(db, x)));
+      expect(got.map((r) => r && r.half)).toEqual([2, null, 5, 4]);
+      expect(query).toHaveBeenCalledTimes(1);
+      // a call of a later turn of the event loop goes in a statement of its own
+      expect((await halves.load(db, 6))?.half).toBe(3);
+      expect(query).toHaveBeenCalledTimes(2);
+    } finally {
+      query.mockRestore();
+      await db.destroy();
+    }
+  });
+
+  it('batches per pool: a request routed to a replica reads there', async () => {
+    const primary = createDb(t.url, { max: 1 });
+    const routing = new ReplicaRouting(primary, [t.url], { max: 1 });
+    const [replica] = routing.replicas;
+    try {
+      expect(currentPool(routing.db)).toBe(poolOf(primary));
+      expect(routing.run(replica!, () => currentPool(routing.db))).toBe(poolOf(replica!));
+      expect(routing.run(primary, () => currentPool(routing.db))).toBe(poolOf(primary));
+      const query = jest.spyOn(poolOf(replica!)!, 'query');
+      expect(await routing.run(replica!, () => doubled.rows(routing.db, { x: 2 }))).toEqual([
+        { n: 4 },
+      ]);
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      await routing.close();
+      await primary.destroy();
     }
   });
 

@@ -1,6 +1,8 @@
 export * from './schema';
 export * from './connection';
 export * from './prepared-statement';
+export * from './batched-statement';
+export { batchRows } from './repositories/unnest-rows';
 export * from './migrate';
 export * from './repositories/account.repository';
 export * from './repositories/api-key.repository';

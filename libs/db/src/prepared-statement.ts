@@ -14,15 +14,24 @@ import type { Db } from './connection';
 import type { Database } from './schema';
 
 const pools = new WeakMap<Db, Pool>();
+const routers = new WeakMap<Db, () => Pool>();
 const names = new Set<string>();
 
-/** Called by createDb: the pg pool behind a Db, which runs its prepared statements. */
-export function registerPool(db: Db, pool: Pool): void {
+/**
+ * Called by createDb: the pg pool behind a Db, which runs its prepared statements. A Db that
+ * routes each request to one of several pools (ReplicaRouting) also gives `current`, the pool the
+ * running request reads from.
+ */
+export function registerPool(db: Db, pool: Pool, current?: () => Pool): void {
   pools.set(db, pool);
+  if (current) routers.set(db, current);
 }
 
 /** The pg pool behind a Db that createDb made. */
 export const poolOf = (db: Db): Pool | undefined => pools.get(db);
+
+/** The pool a statement on `db` runs on in the current request (see registerPool). */
+export const currentPool = (db: Db): Pool | undefined => routers.get(db)?.() ?? pools.get(db);
 
 /** Compiles queries to SQL text; it never connects. */
 const compiler = new Kysely<Database>({
@@ -48,8 +57,10 @@ export interface ArgType<T> {
 
 export const pgArg = <T>(pgType: string): ArgType<T> => ({ pgType });
 
-type ArgTypes = Record<string, ArgType<unknown>>;
-type ArgValues<S extends ArgTypes> = { [K in keyof S]: S[K] extends ArgType<infer T> ? T : never };
+export type ArgTypes = Record<string, ArgType<unknown>>;
+export type ArgValues<S extends ArgTypes> = {
+  [K in keyof S]: S[K] extends ArgType<infer T> ? T : never;
+};
 type ArgRefs<S extends ArgTypes> = { [K in keyof S]: RawBuilder<ArgValues<S>[K]> };
 
 /**
@@ -114,14 +125,25 @@ export class PreparedStatement<S extends ArgTypes, R> {
 
   /** The rows; a `then` on pg's promise, not an async function: one promise turn less per read. */
   rows(db: Db, args: ArgValues<S>): Promise<R[]> {
-    const values = this.parameters.map((p) => (p instanceof Arg ? args[p.name] : p));
     const pool = pools.get(db);
+    return pool
+      ? this.rowsOn(pool, args)
+      : this.rowsOf(db.executeQuery(CompiledQuery.raw(this.text, this.values(args))));
+  }
+
+  /** `rows` on one of the pools behind a Db made by createDb (see currentPool). */
+  rowsOn(pool: Pool, args: ArgValues<S>): Promise<R[]> {
     // pg copies every query config's own properties (cloneQueryConfig): only `values` is own
     const config = Object.create(this.config) as { name: string; text: string; values: unknown[] };
-    config.values = values;
-    const result = pool
-      ? pool.query(config)
-      : db.executeQuery(CompiledQuery.raw(this.text, values));
+    config.values = this.values(args);
+    return this.rowsOf(pool.query(config));
+  }
+
+  private values(args: ArgValues<S>): unknown[] {
+    return this.parameters.map((p) => (p instanceof Arg ? args[p.name] : p));
+  }
+
+  private rowsOf(result: Promise<{ rows: unknown[] }>): Promise<R[]> {
     return result.then(({ rows }) =>
       this.asJson ? rows.map((row) => (row as { r: R }).r) : (rows as R[]),
     );

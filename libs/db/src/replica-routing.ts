@@ -28,7 +28,7 @@ export class ReplicaRouting {
       end: async () => undefined, // each Db is closed by its owner (close())
     } as unknown as Pool;
     this.db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: routed }) });
-    registerPool(this.db, routed);
+    registerPool(this.db, routed, current);
   }
 
   /** Runs `fn` (and everything it starts) reading from `db`: the primary or one of `replicas`. */

@@ -116,6 +116,20 @@ describe('NodeReadRepository', () => {
     }
   });
 
+  it('findWithGraph answers reads made together (one statement) as it answers each alone', async () => {
+    const reads: [number, number, number | null, boolean][] = [];
+    for (const graphId of [h.graphId, h.graphId + 1000])
+      for (const no of [1, 2, 3, 99])
+        for (const seq of [1, 4, last - 1, null, last + 5])
+          for (const objects of [true, false]) reads.push([graphId, no, seq, objects]);
+    const alone = [];
+    for (const r of reads) alone.push(await repo.findWithGraph(...r));
+    const together = await Promise.all(reads.map((r) => repo.findWithGraph(...r)));
+    expect(together).toEqual(alone);
+    expect(alone.filter((x) => x === null)).toHaveLength(reads.length / 2);
+    expect(alone.filter((x) => x?.node)).not.toHaveLength(0);
+  });
+
   describe('page and findInList', () => {
     const expected = (f: Omit<NodeListFilter, 'graphId'>, order: 'created' | 'tree') =>
       sorted(h.nodesAt(f.seq).values(), order).filter(

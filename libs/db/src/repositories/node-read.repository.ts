@@ -7,10 +7,10 @@ import {
 } from '@graph-history/domain';
 import { sql } from 'kysely';
 import { Db } from '../connection';
+import { BatchedStatement } from '../batched-statement';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
   GRAPH_HEAD_COLUMNS,
-  graphById,
   graphHeadOf,
   GraphHeadTuple,
   momentSeq,
@@ -18,7 +18,7 @@ import {
 } from './graph-queries';
 import { GraphHead } from './graph-read.repository';
 import { activeWorkingCount, notSuperseded, versionAt } from './node-version-queries';
-import { pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
+import { batchRows, pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 import {
   nodeJsonOrRecord,
@@ -81,53 +81,79 @@ type NodeWithGraphTuple = [
   next_created: number | null,
 ];
 
+/** A node read: the node `nodeNo` of graph `graphId` as of event `seq` (null: the newest). */
+export interface NodeReadItem {
+  graphId: number;
+  nodeNo: number;
+  seq: number | null;
+  /** The node as its record (for expansions), not its stored JSON. */
+  objects: boolean;
+}
+
 /**
- * The graph's head and the node's version by a lateral join. The stored JSON, the bulk of the row,
- * comes as its own text column (no escaping into json and back); the rest as one json array (pg
- * describes and parses two fields, not fifteen). The next event's `created` only where `stale` can
- * need it: a plain read of a node that is not working is never stale, whatever the moment's instant.
+ * Node reads, many at once (see BatchedStatement): for each, the graph's head and the node's
+ * version by a lateral join. The stored JSON, the bulk of the row, comes as its own text column
+ * (no escaping into json and back); the rest as one json array (pg describes and parses three
+ * fields, not sixteen). The next event's `created` only where `stale` can need it: a plain read
+ * of a node that is not working is never stale, whatever the moment's instant.
  */
-const findWithGraph = new PreparedStatement(
-  'gh_node_with_graph',
-  {
-    graphId: pgArg<number>('bigint'),
-    nodeNo: pgArg<number>('int'),
-    seq: pgArg<number | null>('bigint'),
-    objects: pgArg<boolean>('boolean'),
-  },
-  (db, arg) =>
-    graphById(db, arg.graphId)
-      .leftJoinLateral(
-        (eb) =>
-          versionAt(eb.ref('g.graph_id'), arg.nodeNo, momentSeq(eb, arg.seq))
-            .select([
-              sql<
-                string | null
-              >`case when not ${arg.objects} or v.rec is null then v.public_json end`.as(
-                'node_json',
-              ),
-              sql<StoredNodeRecord | null>`case when ${arg.objects} or v.public_json is null then v.rec end`.as(
-                'rec',
-              ),
-              sql<string | null>`case when ${arg.objects} then v.sort_key end`.as('sort_key'),
-              sql<number | null>`case when ${arg.objects} then v.created_seq end`.as('created_seq'),
-              'v.state as node_state',
-              'v.last_event as node_last_event',
-            ])
-            .as('v'),
-        (join) => join.onTrue(),
-      )
-      .select((eb) => {
-        const seq = momentSeq(eb, arg.seq);
-        return [
-          sql<NodeWithGraphTuple>`json_build_array(${sql.join(
-            GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
-          )}, ${seq}, v.rec, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
-            case when v.node_state is null or v.node_state = 'working' or ${arg.objects}
-              then ${nextEventCreated(eb, seq)} end)`.as('r'),
-          'v.node_json',
-        ];
-      }),
+const findWithGraph = new BatchedStatement(
+  new PreparedStatement(
+    'gh_node_with_graph',
+    {
+      graphIds: pgArg<number[]>('bigint[]'),
+      nodeNos: pgArg<number[]>('int[]'),
+      seqs: pgArg<(number | null)[]>('bigint[]'),
+      objects: pgArg<boolean[]>('boolean[]'),
+    },
+    (db, arg) =>
+      db
+        .selectFrom(
+          batchRows<{ graph_id: number; node_no: number; seq: number | null; objects: boolean }>({
+            graph_id: arg.graphIds,
+            node_no: arg.nodeNos,
+            seq: arg.seqs,
+            objects: arg.objects,
+          }),
+        )
+        .innerJoin('graphs as g', 'g.graph_id', 'p.graph_id')
+        .leftJoinLateral(
+          (eb) =>
+            versionAt(eb.ref('g.graph_id'), eb.ref('p.node_no'), momentSeq(eb, eb.ref('p.seq')))
+              .select([
+                sql<
+                  string | null
+                >`case when not p.objects or v.rec is null then v.public_json end`.as('node_json'),
+                sql<StoredNodeRecord | null>`case when p.objects or v.public_json is null then v.rec end`.as(
+                  'rec',
+                ),
+                sql<string | null>`case when p.objects then v.sort_key end`.as('sort_key'),
+                sql<number | null>`case when p.objects then v.created_seq end`.as('created_seq'),
+                'v.state as node_state',
+                'v.last_event as node_last_event',
+              ])
+              .as('v'),
+          (join) => join.onTrue(),
+        )
+        .select((eb) => {
+          const seq = momentSeq(eb, eb.ref('p.seq'));
+          return [
+            'p.i',
+            sql<NodeWithGraphTuple>`json_build_array(${sql.join(
+              GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
+            )}, ${seq}, v.rec, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
+              case when v.node_state is null or v.node_state = 'working' or p.objects
+                then ${nextEventCreated(eb, seq)} end)`.as('r'),
+            'v.node_json',
+          ];
+        }),
+  ),
+  (items: readonly NodeReadItem[]) => ({
+    graphIds: items.map((x) => x.graphId),
+    nodeNos: items.map((x) => x.nodeNo),
+    seqs: items.map((x) => x.seq),
+    objects: items.map((x) => x.objects),
+  }),
 );
 
 const countActiveWorking = new PreparedStatement(
@@ -205,7 +231,7 @@ export class NodeReadRepository {
     seq: number | null,
     objects = true,
   ): Promise<NodeWithGraph | null> {
-    const [row] = await findWithGraph.rows(this.db, { graphId, nodeNo, seq, objects });
+    const row = await findWithGraph.load(this.db, { graphId, nodeNo, seq, objects });
     if (!row) return null;
     const t = row.r;
     return {
