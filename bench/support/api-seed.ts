@@ -10,7 +10,7 @@ const EVENTS_PER_GRAPH = 2_000;
 export const BIG_GRAPH_KEY = 'big';
 export const BIG_GRAPH_NODES = 10_000;
 /** Bump when what `seed` writes changes: a database seeded by another version is rebuilt. */
-const SEED_VERSION = `v2: ${GRAPHS} graphs x ${EVENTS_PER_GRAPH} events + ${BIG_GRAPH_NODES}-node graph`;
+const SEED_VERSION = `v3: ${GRAPHS} graphs x ${EVENTS_PER_GRAPH} events + ${BIG_GRAPH_NODES}-node graph`;
 
 /** Whether the database holds this version's complete seed (it is kept between runs). */
 export async function isSeeded(db: Db): Promise<boolean> {

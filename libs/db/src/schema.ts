@@ -92,6 +92,13 @@ export interface EventsTable {
   applied: number;
   /** The read API's Event as JSON (storedEventJson); null on rows older than migration 0008. */
   public_json: string | null;
+  /**
+   * Working nodes as of the previous event last touched at or after this event's `created` minus
+   * `stale_after_ms` (the threshold the apply used): those not stale just before this event.
+   * Both null on rows older than migration 0010.
+   */
+  active_before: number | null;
+  stale_after_ms: number | null;
 }
 
 export interface NodeVersionsTable {

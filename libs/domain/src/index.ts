@@ -14,3 +14,4 @@ export * from './public';
 export * from './node-record-version';
 export * from './public-event';
 export * from './stored-json';
+export * from './active-window';

@@ -53,14 +53,27 @@ describe('ApplyRepository', () => {
       counts: state.counts,
     };
 
-    expect(await apply.commitIfCurrent(graphId, 1, applied, head, 9)).toBe(false);
+    const activeBefore = { staleAfterMs: 300_000, counts: [0, 1, 2] };
+    expect(await apply.commitIfCurrent(graphId, 1, applied, head, 9, activeBefore)).toBe(false);
     expect([await count('events'), await count('node_versions'), await count('inbox')]).toEqual([
       0, 0, 5,
     ]);
 
-    expect(await apply.commitIfCurrent(graphId, 0, applied, head, 9)).toBe(true);
-    expect(await apply.commitIfCurrent(graphId, 0, applied, head, 9)).toBe(false);
+    expect(await apply.commitIfCurrent(graphId, 0, applied, head, 9, activeBefore)).toBe(true);
+    expect(await apply.commitIfCurrent(graphId, 0, applied, head, 9, activeBefore)).toBe(false);
     expect([await count('events'), await count('inbox')]).toEqual([3, 2]);
+    // each event row holds its count and the threshold it was judged with
+    const stored = await t.db
+      .selectFrom('events')
+      .select(['seq', 'active_before', 'stale_after_ms'])
+      .where('graph_id', '=', graphId)
+      .orderBy('seq')
+      .execute();
+    expect(stored).toEqual([
+      { seq: 1, active_before: 0, stale_after_ms: 300_000 },
+      { seq: 2, active_before: 1, stale_after_ms: 300_000 },
+      { seq: 3, active_before: 2, stale_after_ms: 300_000 },
+    ]);
     expect(await count('node_versions')).toBeGreaterThan(0);
     const next = await apply.pending(graphId, 10);
     expect(next!.head).toMatchObject({ appliedSeq: 3, firstSeq: 1, counts: state.counts });
@@ -76,7 +89,15 @@ describe('ApplyRepository', () => {
     const [first] = (await apply.pending(oneId, 10))!.events;
     const oneHead = { appliedSeq: 1, firstSeq: 1, lastEvent: 0, counts: one.counts };
     const appliedOne = [applyEvent(one, first!.event, 1)];
-    expect(await apply.commitIfCurrent(oneId, 0, appliedOne, oneHead, 9)).toBe(true);
+    expect(await apply.commitIfCurrent(oneId, 0, appliedOne, oneHead, 9, null)).toBe(true);
+    // without counts, the columns stay null as on rows older than them
+    expect(
+      await t.db
+        .selectFrom('events')
+        .select(['active_before', 'stale_after_ms'])
+        .where('graph_id', '=', oneId)
+        .execute(),
+    ).toEqual([{ active_before: null, stale_after_ms: null }]);
     expect((await apply.pending(oneId, 10))!).toEqual({
       head: expect.objectContaining({ appliedSeq: 1, counts: one.counts }),
       events: [],

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { GraphReadRepository, type GraphListFilter } from '@graph-history/db';
 import { EventScript } from '../../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
@@ -96,6 +97,85 @@ describe('GraphReadRepository', () => {
     expect(
       (await repo.findWithFacts(g.graphId, null, Number.MAX_SAFE_INTEGER, 0))?.activeWorking,
     ).toBe(0);
+  });
+
+  describe('the active working count stored by the apply', () => {
+    /** The apply's threshold: the default STALE_AFTER_MS the seeding pipeline runs with. */
+    const STALE_AFTER_MS = 300_000;
+    let h: SeededHistory;
+    const created = (seq: number) => h.applied[seq - 1]!.event.created;
+    /** The definition, from the reducer alone: working at `seq`, not stale at the next event. */
+    const expected = (seq: number) =>
+      [...h.nodesAt(seq).values()].filter(
+        (r) => r.state === 'working' && r.lastEvent >= created(seq + 1) - STALE_AFTER_MS,
+      ).length;
+    const count = async (seq: number, staleAfterMs = STALE_AFTER_MS) =>
+      (await repo.findWithFacts(h.graphId, seq, 0, staleAfterMs))!.activeWorking;
+    const setStored = (seq: number, activeBefore: number | null, staleAfterMs: number | null) =>
+      sql`update events set active_before = ${activeBefore}, stale_after_ms = ${staleAfterMs}
+        where graph_id = ${h.graphId} and seq = ${seq}`.execute(t.db);
+
+    beforeAll(async () => {
+      // events 100 s apart: a node falls stale three events after it was last touched
+      const s = new EventScript(1_700_000_000_000, 100_000);
+      s.session('W').agent('W/a', 'W').agent('W/b', 'W').agent('W/c', 'W');
+      s.activity('W/a').status('W/b', 'idle').agent('W/d', 'W').activity('W/c');
+      s.time += 1_000_000;
+      s.activity('W/d').activity('W/a').status('W/a', 'completed').activity('W/c');
+      h = await seedHistory(t.db, 'stored-active', s.events);
+    });
+
+    it('is written with each event, and equals the scan for every past moment', async () => {
+      const last = h.applied.length;
+      const past = Array.from({ length: last - 1 }, (_, i) => i + 1);
+      const stored = await Promise.all(past.map((seq) => count(seq)));
+      expect(stored).toEqual(past.map(expected));
+      // the history tells "not stale" apart from "working"
+      const working = (seq: number) =>
+        [...h.nodesAt(seq).values()].filter((r) => r.state === 'working').length;
+      expect(past.some((seq) => stored[seq - 1]! > 0 && stored[seq - 1]! < working(seq))).toBe(
+        true,
+      );
+      const rows = await sql<{ seq: number; active_before: number; stale_after_ms: number }>`
+        select seq, active_before, stale_after_ms from events
+        where graph_id = ${h.graphId} and seq > 1 order by seq`.execute(t.db);
+      expect(rows.rows).toEqual(
+        past.map((seq, i) => ({
+          seq: seq + 1,
+          active_before: stored[i],
+          stale_after_ms: STALE_AFTER_MS,
+        })),
+      );
+      // the same moments without the stored counts: the scan gives the same answers
+      for (const seq of past) await setStored(seq + 1, null, null);
+      expect(await Promise.all(past.map((seq) => count(seq)))).toEqual(stored);
+      for (const [i, seq] of past.entries()) await setStored(seq + 1, stored[i]!, STALE_AFTER_MS);
+    });
+
+    it('is read only when stored with the threshold asked for; the scan answers otherwise', async () => {
+      const seq = 6;
+      const scanned = await count(seq);
+      await setStored(seq + 1, 999, STALE_AFTER_MS);
+      try {
+        expect(await count(seq)).toBe(999);
+        // another threshold: the scan, with that threshold
+        expect(await count(seq, STALE_AFTER_MS + 1)).toBe(scanned);
+        expect(await count(seq, 1e12)).toBe(
+          [...h.nodesAt(seq).values()].filter((r) => r.state === 'working').length,
+        );
+        // a row without one (written before migration 0010): the scan
+        await setStored(seq + 1, null, null);
+        expect(await count(seq)).toBe(scanned);
+        // the newest moment is judged at activeSince, never from a stored count
+        const last = h.applied.length;
+        await setStored(last, 999, STALE_AFTER_MS);
+        expect((await repo.findWithFacts(h.graphId, last, 0, STALE_AFTER_MS))!.activeWorking).toBe(
+          [...h.nodesAt(last).values()].filter((r) => r.state === 'working').length,
+        );
+      } finally {
+        await setStored(seq + 1, scanned, STALE_AFTER_MS);
+      }
+    });
   });
 
   describe('list', () => {

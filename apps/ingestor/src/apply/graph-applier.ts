@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
+  ActiveWindow,
   AppliedEvent,
   applyEvent,
   createGraphState,
@@ -9,6 +10,7 @@ import {
   graphStateFromRows,
 } from '@graph-history/domain';
 import {
+  ActiveBefore,
   ApplyRepository,
   ApplyStall,
   Db,
@@ -18,7 +20,7 @@ import {
   Transactions,
 } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
-import { GraphStateCache } from './graph-state-cache';
+import { CachedGraph, GraphStateCache } from './graph-state-cache';
 import { retainedFirstSeq } from './retention';
 
 /** What `applyPending` (or one of its batches) did. */
@@ -32,8 +34,11 @@ export interface ApplyOutcome {
   stalled: ApplyStall | null;
 }
 
-/** The settings of the apply path: events applied per batch (one read, one write statement). */
-export type ApplySettings = Pick<Config, 'APPLY_BATCH_SIZE'>;
+/**
+ * The settings of the apply path: events applied per batch (one read, one write statement), and
+ * the staleness threshold of the counts stored with each event (the read API's setting).
+ */
+export type ApplySettings = Pick<Config, 'APPLY_BATCH_SIZE' | 'STALE_AFTER_MS'>;
 
 interface BatchResult {
   events: InboxEvent[];
@@ -146,12 +151,13 @@ export class GraphApplier {
     const applyRows = this.applyRows.in(conn);
     let pending = await applyRows.pending(graphId, limit);
     if (!hasWork(pending)) return 'done';
-    let state = this.cache.take(graphId, pending.head.appliedSeq);
-    if (!state) ({ pending, state } = await this.load(conn, graphId, limit));
+    let graph = this.cache.take(graphId, pending.head.appliedSeq);
+    if (!graph) ({ pending, graph } = await this.load(conn, graphId, limit));
     if (!hasWork(pending)) return 'done';
 
     const { head, events } = pending;
-    const reduced = reduce(state, head.appliedSeq, events);
+    const { state } = graph;
+    const reduced = reduce(graph, head.appliedSeq, events, this.settings.STALE_AFTER_MS);
     if ('refusal' in reduced) {
       // The state may hold part of the refused event: it stays out of the cache.
       const { index, reason } = reduced.refusal;
@@ -160,7 +166,7 @@ export class GraphApplier {
       const recorded = await applyRows.recordStall(graphId, head.appliedSeq, stall);
       return { refused: { index, recorded, stall } };
     }
-    const applied = reduced.applied;
+    const { applied, activeBefore } = reduced;
     const appliedSeq = head.appliedSeq + events.length;
     const firstSeq = retainedFirstSeq(head.firstSeq, appliedSeq);
     const committed = await applyRows.commitIfCurrent(
@@ -169,10 +175,11 @@ export class GraphApplier {
       applied,
       { appliedSeq, firstSeq, lastEvent: state.lastCreated, counts: state.counts },
       Date.now(),
+      activeBefore,
     );
     // The state was taken out of the cache; only a committed one goes back.
     if (!committed) return 'lost-race';
-    this.cache.put(state);
+    this.cache.put(graph);
     return {
       events,
       trimDue: firstSeq > (head.firstSeq ?? 1),
@@ -185,11 +192,11 @@ export class GraphApplier {
     conn: Db,
     graphId: number,
     limit: number,
-  ): Promise<{ pending: PendingRun | null; state: GraphState }> {
+  ): Promise<{ pending: PendingRun | null; graph: CachedGraph }> {
     return this.transactions.snapshot(async (trx) => {
       const pending = await this.applyRows.in(trx).pending(graphId, limit);
       if (!pending || pending.head.appliedSeq === 0)
-        return { pending, state: createGraphState(graphId) };
+        return { pending, graph: withWindow(createGraphState(graphId)) };
       const { head } = pending;
       const rows = await this.stateRows.in(trx).currentRows(graphId);
       const state = graphStateFromRows({
@@ -199,10 +206,15 @@ export class GraphApplier {
         counts: head.counts ?? emptyCounts(),
         ...rows,
       });
-      return { pending, state };
+      return { pending, graph: withWindow(state) };
     }, conn);
   }
 }
+
+const withWindow = (state: GraphState): CachedGraph => ({
+  state,
+  active: ActiveWindow.of(state.nodes.values()),
+});
 
 /** Work is left when events are stored beyond applied_seq and the graph is not quarantined. */
 function hasWork(pending: PendingRun | null): pending is NonNullable<PendingRun> {
@@ -216,29 +228,39 @@ function hasWork(pending: PendingRun | null): pending is NonNullable<PendingRun>
 /**
  * Runs the reducer over a contiguous run of inbox events that must follow `appliedSeq`. An event
  * the reducer throws on is a refusal (its index and why), not an error: retrying cannot help.
+ * Before each event, counts the working nodes not stale at its stored `created` (the window
+ * still holds the nodes as of the event before; it takes the event's versions afterwards).
  */
 function reduce(
-  state: GraphState,
+  { state, active }: CachedGraph,
   appliedSeq: number,
   events: InboxEvent[],
-): { applied: AppliedEvent[] } | { refusal: { index: number; reason: string } } {
+  staleAfterMs: number,
+):
+  | { applied: AppliedEvent[]; activeBefore: ActiveBefore }
+  | { refusal: { index: number; reason: string } } {
   if (events.length === 0)
     throw new Error(
       `graph ${state.graphId}: ingested_seq is ahead of applied_seq ${appliedSeq} but its inbox is empty`,
     );
   const applied: AppliedEvent[] = [];
+  const activeBefore: ActiveBefore = { staleAfterMs, counts: [] };
   for (const [i, { seq, event }] of events.entries()) {
     if (seq !== appliedSeq + 1 + i) {
       throw new Error(
         `graph ${state.graphId}: inbox holds seq ${seq} where ${appliedSeq + 1 + i} was expected`,
       );
     }
+    let out: AppliedEvent;
     try {
-      applied.push(applyEvent(state, event, seq));
+      out = applyEvent(state, event, seq);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       return { refusal: { index: i, reason: `event ${event.key} (seq ${seq}): ${reason}` } };
     }
+    applied.push(out);
+    activeBefore.counts.push(active.countSince(out.event.created - staleAfterMs));
+    for (const version of out.versions) active.note(version);
   }
-  return { applied };
+  return { applied, activeBefore };
 }

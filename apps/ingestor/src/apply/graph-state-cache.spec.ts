@@ -1,9 +1,9 @@
-import { createGraphState, GraphState } from '@graph-history/domain';
-import { GraphStateCache } from './graph-state-cache';
+import { ActiveWindow, createGraphState } from '@graph-history/domain';
+import { CachedGraph, GraphStateCache } from './graph-state-cache';
 
-const stateAt = (graphId: number, lastSeq: number): GraphState => ({
-  ...createGraphState(graphId),
-  lastSeq,
+const stateAt = (graphId: number, lastSeq: number): CachedGraph => ({
+  state: { ...createGraphState(graphId), lastSeq },
+  active: ActiveWindow.of([]),
 });
 
 describe('GraphStateCache', () => {
@@ -43,7 +43,7 @@ describe('GraphStateCache', () => {
     cache.put(stateAt(1, 2)); // graph 1 is now the most recent
     cache.put(stateAt(3, 1));
     expect(cache.take(2, 1)).toBeUndefined();
-    expect(cache.take(1, 2)?.graphId).toBe(1);
-    expect(cache.take(3, 1)?.graphId).toBe(3);
+    expect(cache.take(1, 2)?.state.graphId).toBe(1);
+    expect(cache.take(3, 1)?.state.graphId).toBe(3);
   });
 });

@@ -1,4 +1,11 @@
-import type { GraphState } from '@graph-history/domain';
+import type { ActiveWindow, GraphState } from '@graph-history/domain';
+
+/** A graph as the apply keeps it between runs: the reducer's state and its active window. */
+export interface CachedGraph {
+  state: GraphState;
+  /** The state's working nodes not stale yet (see GraphApplier's reduce). */
+  active: ActiveWindow;
+}
 
 /**
  * Reducer states kept between apply runs, per graph, least recently used evicted first. A state
@@ -6,19 +13,20 @@ import type { GraphState } from '@graph-history/domain';
  * REMOVED while in use, so a failed run (state possibly half-mutated) simply never puts it back.
  */
 export class GraphStateCache {
-  private readonly states = new Map<number, GraphState>();
+  private readonly graphs = new Map<number, CachedGraph>();
 
   constructor(private readonly maxGraphs: number) {}
 
-  take(graphId: number, appliedSeq: number): GraphState | undefined {
-    const state = this.states.get(graphId);
-    this.states.delete(graphId);
-    return state && state.lastSeq === appliedSeq ? state : undefined;
+  take(graphId: number, appliedSeq: number): CachedGraph | undefined {
+    const graph = this.graphs.get(graphId);
+    this.graphs.delete(graphId);
+    return graph && graph.state.lastSeq === appliedSeq ? graph : undefined;
   }
 
-  put(state: GraphState): void {
-    this.states.delete(state.graphId);
-    this.states.set(state.graphId, state);
-    if (this.states.size > this.maxGraphs) this.states.delete(this.states.keys().next().value!);
+  put(graph: CachedGraph): void {
+    const { graphId } = graph.state;
+    this.graphs.delete(graphId);
+    this.graphs.set(graphId, graph);
+    if (this.graphs.size > this.maxGraphs) this.graphs.delete(this.graphs.keys().next().value!);
   }
 }

@@ -30,10 +30,18 @@ export interface AppliedRows {
   };
 }
 
+/** For each event of a run, the working nodes not stale just before it, judged with `staleAfterMs`. */
+export interface ActiveBefore {
+  staleAfterMs: number;
+  counts: number[];
+}
+
+/** The rows of `applied`; each event's `activeBefore` count, when given, goes into its row. */
 export function appliedRows(
   graphId: number,
   applied: AppliedEvent[],
   appliedAt: number,
+  activeBefore: ActiveBefore | null,
 ): AppliedRows {
   const rows: AppliedRows = {
     events: [],
@@ -49,16 +57,19 @@ export function appliedRows(
   const newest = new Map<number, Rows<'node_versions'>[number]>();
   const waitKey = (w: { nodeNo: number; onNo: number; startedSeq: number }) =>
     `${w.nodeNo}:${w.onNo}:${w.startedSeq}`;
-  for (const {
-    event: e,
-    versions,
-    presented,
-    taskSnapshot: t,
-    spawn: s,
-    message: m,
-    waitsOpened,
-    waitsClosed,
-  } of applied) {
+  for (const [
+    i,
+    {
+      event: e,
+      versions,
+      presented,
+      taskSnapshot: t,
+      spawn: s,
+      message: m,
+      waitsOpened,
+      waitsClosed,
+    },
+  ] of applied.entries()) {
     rows.events.push({
       graph_id: graphId,
       seq: e.seq,
@@ -69,9 +80,11 @@ export function appliedRows(
       counts: storedCountsJson(e.counts),
       applied: appliedAt,
       public_json: storedEventJson(graphId, e),
+      active_before: activeBefore?.counts[i] ?? null,
+      stale_after_ms: activeBefore?.staleAfterMs ?? null,
     });
-    for (let i = 0; i < versions.length; i++) {
-      const v = versions[i]!;
+    for (let j = 0; j < versions.length; j++) {
+      const v = versions[j]!;
       const previous = newest.get(v.no);
       if (previous) previous.superseded_seq = e.seq;
       else {
@@ -90,7 +103,7 @@ export function appliedRows(
         last_event: v.lastEvent,
         superseded_seq: null,
         created_seq: v.createdSeq,
-        public_json: storedNodeJsonOf(presented[i]!),
+        public_json: storedNodeJsonOf(presented[j]!),
       };
       newest.set(v.no, row);
       rows.versions.push(row);

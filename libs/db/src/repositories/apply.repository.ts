@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history/domain';
 import { Repository } from './repository';
-import { appliedRows } from './applied-rows';
+import { ActiveBefore, appliedRows } from './applied-rows';
 import { insertRowsSql, InsertColumns } from './insert-rows';
 
 /** The apply side of a `graphs` row. */
@@ -90,6 +90,7 @@ export class ApplyRepository extends Repository {
    * applied_seq is still `afterSeq`: events, node versions (ending the stored current version of
    * each node the run writes), task snapshots, spawns, messages,
    * waits opened and closed, the graph's new head, and the deletion of the applied inbox rows.
+   * Each event row gets its `activeBefore` count (null columns without one).
    * False when another applier committed first and nothing was written: two appliers of a graph
    * can never both apply the same events. The commit does not wait for the WAL flush (see below).
    */
@@ -99,8 +100,9 @@ export class ApplyRepository extends Repository {
     applied: AppliedEvent[],
     head: AppliedHead,
     appliedAt: number,
+    activeBefore: ActiveBefore | null,
   ): Promise<boolean> {
-    const rows = appliedRows(graphId, applied, appliedAt);
+    const rows = appliedRows(graphId, applied, appliedAt, activeBefore);
     const closed = rows.waitsClosed;
     const advanced = sql`exists (select 1 from advanced)`;
     const result = await sql<{ advanced: number }>`with
@@ -165,6 +167,8 @@ const EVENT_COLUMNS: InsertColumns<'events'> = {
   counts: 'jsonb text',
   applied: 'bigint',
   public_json: 'json text',
+  active_before: 'int',
+  stale_after_ms: 'bigint',
 };
 const VERSION_COLUMNS: InsertColumns<'node_versions'> = {
   graph_id: 'bigint',

@@ -127,7 +127,9 @@ const findAt = new PreparedStatement(
 /**
  * A graph's row and its moment's facts, one index probe per events row (the first retained, the
  * moment's, the next one for a past moment) and one active working count, at the moment's instant:
- * `activeSince` for the newest event, else the next event's `created` minus `staleAfterMs`.
+ * `activeSince` for the newest event, else the next event's `created` minus `staleAfterMs`. For a
+ * past moment the count is the next event's `active_before` when the apply stored it with the same
+ * `staleAfterMs`; only otherwise are the versions of the window scanned.
  */
 const findWithFacts = new PreparedStatement(
   'gh_graph_with_facts',
@@ -164,12 +166,22 @@ const findWithFacts = new PreparedStatement(
         'n.created as next_created',
       ])
       .select((eb) =>
-        activeWorkingCount({
-          graphId: eb.ref('g.graph_id'),
-          seq: eb.ref('g.seq'),
-          since: eb.fn.coalesce(eb('n.created', '-', arg.staleAfterMs), arg.activeSince),
-          until: eb.fn.coalesce('n.created', 'g.last_event'),
-        }).as('active_working'),
+        eb
+          .case()
+          // a past moment's count, stored with the next event by the apply, when it was judged
+          // with this threshold; the scan (only then run) for the newest moment and other rows
+          .when('n.stale_after_ms', '=', arg.staleAfterMs)
+          .then(eb.ref('n.active_before').$notNull())
+          .else(
+            activeWorkingCount({
+              graphId: eb.ref('g.graph_id'),
+              seq: eb.ref('g.seq'),
+              since: eb.fn.coalesce(eb('n.created', '-', arg.staleAfterMs), arg.activeSince),
+              until: eb.fn.coalesce('n.created', 'g.last_event'),
+            }).$notNull(),
+          )
+          .end()
+          .as('active_working'),
       );
   },
   { asJson: true },

@@ -1,0 +1,1 @@
+export { ActiveWindow, type WindowNode } from './active-window';
