@@ -69,6 +69,22 @@ describe('GraphReadRepository', () => {
     expect(await repo.findWithFacts(g.graphId + 1000, null, 0, 0)).toBeNull();
   });
 
+  it('findWithFacts answers reads made together (one statement) as it answers each alone', async () => {
+    const reads: [number, number | null, number, number][] = [];
+    for (const g of [...Object.values(graphs).map((x) => x.graphId), 99_999])
+      for (const seq of [1, 3, null, 50])
+        for (const [since, stale] of [
+          [0, 1e12],
+          [Number.MAX_SAFE_INTEGER, 0],
+          [0, 300_000],
+        ] as const)
+          reads.push([g, seq, since, stale]);
+    const alone = [];
+    for (const r of reads) alone.push(await repo.findWithFacts(...r));
+    expect(await Promise.all(reads.map((r) => repo.findWithFacts(...r)))).toEqual(alone);
+    expect(alone.filter((x) => x === null)).toHaveLength(12);
+  });
+
   it('findWithFacts counts active working nodes at the next event for a past moment, else by activeSince', async () => {
     const g = graphs.g2!;
     const created = (seq: number) => g.applied[seq - 1]!.event.created;

@@ -1,6 +1,7 @@
 import type { StoredGraphCounts } from '@graph-history/domain';
 import { sql } from 'kysely';
 import { Db } from '../connection';
+import { BatchedStatement } from '../batched-statement';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
   GRAPH_COLUMNS,
@@ -11,6 +12,7 @@ import {
   toGraphRow,
 } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
+import { batchRows } from './unnest-rows';
 
 /**
  * What a read of a graph's objects needs of its row: identity, owner and the applied, retained
@@ -131,60 +133,94 @@ const findAt = new PreparedStatement(
  * past moment the count is the next event's `active_before` when the apply stored it with the same
  * `staleAfterMs`; only otherwise are the versions of the window scanned.
  */
-const findWithFacts = new PreparedStatement(
-  'gh_graph_with_facts',
-  {
-    graphId: pgArg<number>('bigint'),
-    seq: pgArg<number | null>('bigint'),
-    activeSince: pgArg<number>('bigint'),
-    staleAfterMs: pgArg<number>('bigint'),
-  },
-  (db, arg) => {
-    const graph = graphById(db, arg.graphId)
-      .select(GRAPH_COLUMNS)
-      .select((eb) => momentSeq(eb, arg.seq).as('seq'));
-    return db
-      .selectFrom(graph.as('g'))
-      .leftJoin('events as f', (j) =>
-        j.onRef('f.graph_id', '=', 'g.graph_id').onRef('f.seq', '=', 'g.first_seq'),
-      )
-      .leftJoin('events as m', (j) =>
-        j.onRef('m.graph_id', '=', 'g.graph_id').onRef('m.seq', '=', 'g.seq'),
-      )
-      .leftJoin('events as n', (j) =>
-        j
-          .onRef('n.graph_id', '=', 'g.graph_id')
-          .on((eb) => eb('n.seq', '=', eb('g.seq', '+', sql.lit(1))))
-          .onRef('g.seq', '<', 'g.applied_seq'),
-      )
-      .select(GRAPH_COLUMNS)
-      .select([
-        'g.seq',
-        'f.created as first_created',
-        'm.created as moment_created',
-        'm.counts as moment_counts',
-        'n.created as next_created',
-      ])
-      .select((eb) =>
-        eb
-          .case()
-          // a past moment's count, stored with the next event by the apply, when it was judged
-          // with this threshold; the scan (only then run) for the newest moment and other rows
-          .when('n.stale_after_ms', '=', arg.staleAfterMs)
-          .then(eb.ref('n.active_before').$notNull())
-          .else(
-            activeWorkingCount({
-              graphId: eb.ref('g.graph_id'),
-              seq: eb.ref('g.seq'),
-              since: eb.fn.coalesce(eb('n.created', '-', arg.staleAfterMs), arg.activeSince),
-              until: eb.fn.coalesce('n.created', 'g.last_event'),
-            }).$notNull(),
-          )
-          .end()
-          .as('active_working'),
-      );
-  },
-  { asJson: true },
+const findWithFacts = new BatchedStatement(
+  new PreparedStatement(
+    'gh_graph_with_facts',
+    {
+      graphIds: pgArg<number[]>('bigint[]'),
+      seqs: pgArg<(number | null)[]>('bigint[]'),
+      activeSince: pgArg<number[]>('bigint[]'),
+      staleAfterMs: pgArg<number[]>('bigint[]'),
+    },
+    (db, arg) =>
+      db
+        .selectFrom(
+          batchRows<{
+            graph_id: number;
+            seq: number | null;
+            active_since: number;
+            stale_after_ms: number;
+          }>({
+            graph_id: arg.graphIds,
+            seq: arg.seqs,
+            active_since: arg.activeSince,
+            stale_after_ms: arg.staleAfterMs,
+          }),
+        )
+        .innerJoinLateral(
+          (eb) =>
+            graphById(db, eb.ref('p.graph_id'))
+              .select(GRAPH_COLUMNS)
+              .select((g) => momentSeq(g, eb.ref('p.seq')).as('seq'))
+              .as('g'),
+          (join) => join.onTrue(),
+        )
+        .leftJoin('events as f', (j) =>
+          j.onRef('f.graph_id', '=', 'g.graph_id').onRef('f.seq', '=', 'g.first_seq'),
+        )
+        .leftJoin('events as m', (j) =>
+          j.onRef('m.graph_id', '=', 'g.graph_id').onRef('m.seq', '=', 'g.seq'),
+        )
+        .leftJoin('events as n', (j) =>
+          j
+            .onRef('n.graph_id', '=', 'g.graph_id')
+            .on((eb) => eb('n.seq', '=', eb('g.seq', '+', sql.lit(1))))
+            .onRef('g.seq', '<', 'g.applied_seq'),
+        )
+        .select(['p.i', ...GRAPH_COLUMNS])
+        .select([
+          'g.seq',
+          'f.created as first_created',
+          'm.created as moment_created',
+          'm.counts as moment_counts',
+          'n.created as next_created',
+        ])
+        .select((eb) =>
+          eb
+            .case()
+            // a past moment's count, stored with the next event by the apply, when it was judged
+            // with this threshold; the scan (only then run) for the newest moment and other rows
+            .when('n.stale_after_ms', '=', eb.ref('p.stale_after_ms'))
+            .then(eb.ref('n.active_before').$notNull())
+            .else(
+              activeWorkingCount({
+                graphId: eb.ref('g.graph_id'),
+                seq: eb.ref('g.seq'),
+                since: eb.fn.coalesce(
+                  eb('n.created', '-', eb.ref('p.stale_after_ms')),
+                  eb.ref('p.active_since'),
+                ),
+                until: eb.fn.coalesce('n.created', 'g.last_event'),
+              }).$notNull(),
+            )
+            .end()
+            .as('active_working'),
+        ),
+    { asJson: true },
+  ),
+  (
+    items: readonly {
+      graphId: number;
+      seq: number | null;
+      activeSince: number;
+      staleAfterMs: number;
+    }[],
+  ) => ({
+    graphIds: items.map((x) => x.graphId),
+    seqs: items.map((x) => x.seq),
+    activeSince: items.map((x) => x.activeSince),
+    staleAfterMs: items.map((x) => x.staleAfterMs),
+  }),
 );
 
 const MIN_BIGINT = sql.raw<number>('(-9223372036854775807 - 1)');
@@ -328,7 +364,7 @@ export class GraphReadRepository {
     activeSince: number,
     staleAfterMs: number,
   ): Promise<GraphWithFacts | null> {
-    const [r] = await findWithFacts.rows(this.db, { graphId, seq, activeSince, staleAfterMs });
+    const r = await findWithFacts.load(this.db, { graphId, seq, activeSince, staleAfterMs });
     if (!r) return null;
     return {
       graph: toGraphRow(r),
