@@ -1,10 +1,5 @@
 import { Insertable } from 'kysely';
-import {
-  storedCountsJson,
-  storedEventJson,
-  storedNodeJsonOf,
-  type AppliedEvent,
-} from '@graph-history/domain';
+import { storedCountsJson, type AppliedEvent } from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
@@ -51,8 +46,9 @@ export function appliedRows(
     `${w.nodeNo}:${w.onNo}:${w.startedSeq}`;
   for (const {
     event: e,
+    eventJson,
     versions,
-    presented,
+    nodeJson,
     taskSnapshot: t,
     spawn: s,
     message: m,
@@ -68,7 +64,7 @@ export function appliedRows(
       node_no: e.nodeNo,
       counts: storedCountsJson(e.counts),
       applied: appliedAt,
-      public_json: storedEventJson(graphId, e),
+      public_json: eventJson,
     });
     for (let i = 0; i < versions.length; i++) {
       const v = versions[i]!;
@@ -90,7 +86,7 @@ export function appliedRows(
         last_event: v.lastEvent,
         superseded_seq: null,
         created_seq: v.createdSeq,
-        public_json: storedNodeJsonOf(presented[i]!),
+        public_json: nodeJson[i]!,
       };
       newest.set(v.no, row);
       rows.versions.push(row);

@@ -33,6 +33,29 @@ export function storedEventJson(graphId: number, e: ListedEvent): string {
   });
 }
 
+/**
+ * storedEventJson of an event whose change entries are already JSON (`changesJson`, each as
+ * storedEventJson writes it: see changeJson), in the Node's field order.
+ */
+export function storedEventJsonOf(
+  graphId: number,
+  e: Omit<ListedEvent, 'changes'>,
+  changesJson: readonly string[],
+): string {
+  const { provider, provider_version, adapter } = e.source;
+  const head = JSON.stringify({
+    id: eventId(graphId, e.seq),
+    object: 'event',
+    type: e.type,
+    created: e.created,
+    graph_id: 'gph_',
+    node_id: nodeId(graphId, e.nodeNo),
+    source: { provider, provider_version, adapter },
+    payload: inJsonbOrder(e.payload),
+  });
+  return `${head.slice(0, -1)},"changes":[${changesJson.join(',')}]}`;
+}
+
 /** A change with its object values (attention, task_counts…) in jsonb's key order. */
 function changeInJsonbOrder(c: ChangeEntry): ChangeEntry {
   let fields: ChangeEntry['fields'] | null = null;
