@@ -3,14 +3,9 @@ import type { GraphState } from '../graph-state';
 import { ChangeEntry } from '../event';
 import { NodeRecord } from '../node';
 import { presentNode } from '../public-node';
-import {
-  changeJson,
-  encodedNodeJson,
-  encodeNode,
-  reencodeNode,
-  storedEventJsonOf,
-  type EncodedNode,
-} from '../stored-json';
+import { changeJson } from '../stored-json/change-json';
+import { encodeNode, reencodeNode, type EncodedNode } from '../stored-json/encoded-node';
+import { storedEventJsonOf } from '../stored-json/event-json';
 import { WatchEvent } from '../watch-event';
 import { copyNodeRecord } from './copy-node-record';
 import { EventContext } from './event-context';
@@ -57,7 +52,7 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
     changes.push(change);
     changesJson.push(changeJson(change, last ?? null, encoded));
     versions.push(copyNodeRecord(after));
-    nodeJson.push(encodedNodeJson(encoded));
+    nodeJson.push(encoded.json);
   }
   const event = {
     seq: ctx.seq,

@@ -1,5 +1,6 @@
 import type { ChangeEntry } from '../event';
 import { encodedField, jsonOf, type EncodedNode } from './encoded-node';
+import { changeInJsonbOrder } from './event-json';
 import { inJsonbOrder } from './jsonb-order';
 
 const keys = new Map<string, string>();
@@ -11,16 +12,16 @@ const keyOf = (field: string): string => {
 
 /**
  * JSON of `value`, the field `field` of a node or null, with objects in jsonb's key order (as
- * storedEventJson writes change values): the node's encoded JSON when that is it already.
+ * storedEventJson writes change values): the node's encoded JSON when that is it already (a
+ * string's JSON is worth taking, a number's or boolean's is as cheap to write again).
  */
 function valueJson(value: unknown, node: EncodedNode | null, field: string): string | undefined {
-  if (value === null) return 'null';
+  const known = (v: unknown) =>
+    node !== null && (node.node as unknown as Record<string, unknown>)[field] === v;
+  if (value === null || typeof value !== 'object')
+    return typeof value === 'string' && known(value) ? encodedField(node!, field) : jsonOf(value);
   const ordered = inJsonbOrder(value);
-  return node !== null &&
-    ordered === value &&
-    (node.node as unknown as Record<string, unknown>)[field] === value
-    ? encodedField(node, field)
-    : jsonOf(ordered);
+  return ordered === value && known(value) ? encodedField(node!, field) : jsonOf(ordered);
 }
 
 /** `{"from":…,"to":…}`, leaving out what JSON.stringify leaves out. */
@@ -35,6 +36,8 @@ function pairJson(from: string | undefined, to: string | undefined): string {
  * values in jsonb's key order, the values' JSON taken from the encoded nodes where it can be.
  */
 export function changeJson(c: ChangeEntry, before: EncodedNode | null, after: EncodedNode): string {
+  // a created node's (or a node first met) values are all new: one stringify of them is cheaper
+  if (before === null) return JSON.stringify(changeInJsonbOrder(c));
   let fields = '';
   for (const f in c.fields) {
     const { from, to } = c.fields[f]!;
