@@ -65,7 +65,8 @@ export function reencodeNode(
   if (at.length === 0) return { node: next, json: previous.json, starts: previous.starts };
   if (previous.starts === null) return encodeNode(next);
   const prev = previous as EncodedNode & { starts: readonly number[] };
-  const starts = prev.starts.slice();
+  // most changes keep the value's length (a timestamp, a count): the offsets are then shared
+  let starts: readonly number[] = prev.starts;
   let json = '';
   let from = 0;
   for (const i of at) {
@@ -76,7 +77,10 @@ export function reencodeNode(
     json += prev.json.slice(from, start) + v;
     from = end;
     const shift = v.length - (end - start);
-    if (shift !== 0) for (let j = i + 1; j < starts.length; j++) starts[j]! += shift;
+    if (shift === 0) continue;
+    const moved = starts === prev.starts ? prev.starts.slice() : (starts as number[]);
+    for (let j = i + 1; j < moved.length; j++) moved[j]! += shift;
+    starts = moved;
   }
   return { node: next, json: json + prev.json.slice(from), starts };
 }
