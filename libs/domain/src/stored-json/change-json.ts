@@ -16,13 +16,19 @@ const keyOf = (field: string): string => {
  * string's JSON is worth taking, a number's or boolean's is as cheap to write again).
  */
 function valueJson(value: unknown, node: EncodedNode | null, field: string): string | undefined {
-  const known = (v: unknown) =>
-    node !== null && (node.node as unknown as Record<string, unknown>)[field] === v;
   if (value === null || typeof value !== 'object')
-    return typeof value === 'string' && known(value) ? encodedField(node!, field) : jsonOf(value);
+    return typeof value === 'string' && holds(node, field, value)
+      ? encodedField(node, field)
+      : jsonOf(value);
   const ordered = inJsonbOrder(value);
-  return ordered === value && known(value) ? encodedField(node!, field) : jsonOf(ordered);
+  return ordered === value && holds(node, field, value)
+    ? encodedField(node, field)
+    : jsonOf(ordered);
 }
+
+/** Whether `value` is the node's field `field` itself, so its encoded JSON is the value's. */
+const holds = (node: EncodedNode | null, field: string, value: unknown): node is EncodedNode =>
+  node !== null && (node.node as unknown as Record<string, unknown>)[field] === value;
 
 /** `{"from":…,"to":…}`, leaving out what JSON.stringify leaves out. */
 function pairJson(from: string | undefined, to: string | undefined): string {
