@@ -1,15 +1,16 @@
 import { StoredEvent } from './event';
 import { NodeRecord } from './node';
-import type { PublicNode } from './public/node.schema';
 import { MessageRecord, SpawnRecord, TaskSnapshot, WaitClosure, WaitRecord } from './records';
 
 /** What applying one WatchEvent produced: everything the apply worker writes for it. */
 export interface AppliedEvent {
   event: StoredEvent;
+  /** The event's stored public JSON (storedEventJson). */
+  eventJson: string;
   /** The new version of every node the event changed, each valid from `event.seq`. */
   versions: NodeRecord[];
-  /** Each version as the read API's Node with blank per-read fields (see storedNodeJson). */
-  presented: PublicNode[];
+  /** Each version's stored public JSON (storedNodeJson). */
+  nodeJson: string[];
   taskSnapshot: TaskSnapshot | null;
   spawn: SpawnRecord | null;
   /** Waits to insert. A wait on a node that had already ended comes closed (`endedSeq` = `seq`). */

@@ -47,6 +47,18 @@ describe('arrayLiteral', () => {
     expect(await roundTrip([0, 2_147_483_647, null], 'int')).toEqual([0, 2_147_483_647, null]);
     expect(await roundTrip([true, false, null], 'boolean')).toEqual([true, false, null]);
     expect(await roundTrip([], 'bigint')).toEqual([]);
+    // without nulls (joined in one go)
+    expect(await roundTrip([7, -0, -9_007_199_254_740_991], 'bigint')).toEqual([
+      7, 0, -9_007_199_254_740_991,
+    ]);
+    expect(await roundTrip(['a', 'b c', '{x}', 'NULL', 'émoji 🚀'], 'text')).toEqual([
+      'a',
+      'b c',
+      '{x}',
+      'NULL',
+      'émoji 🚀',
+    ]);
+    expect(await roundTrip([], 'text')).toEqual([]);
   });
 
   it('refuses a value that is not an integer for an integer column', () => {

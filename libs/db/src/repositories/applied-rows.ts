@@ -1,10 +1,5 @@
 import { Insertable } from 'kysely';
-import {
-  storedCountsJson,
-  storedEventJson,
-  storedNodeJsonOf,
-  type AppliedEvent,
-} from '@graph-history/domain';
+import { storedCountsJson, type AppliedEvent } from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
@@ -61,8 +56,9 @@ export function appliedRows(
     i,
     {
       event: e,
+      eventJson,
       versions,
-      presented,
+      nodeJson,
       taskSnapshot: t,
       spawn: s,
       message: m,
@@ -79,7 +75,7 @@ export function appliedRows(
       node_no: e.nodeNo,
       counts: storedCountsJson(e.counts),
       applied: appliedAt,
-      public_json: storedEventJson(graphId, e),
+      public_json: eventJson,
       active_before: activeBefore?.counts[i] ?? null,
       stale_after_ms: activeBefore?.staleAfterMs ?? null,
     });
@@ -103,7 +99,7 @@ export function appliedRows(
         last_event: v.lastEvent,
         superseded_seq: null,
         created_seq: v.createdSeq,
-        public_json: storedNodeJsonOf(presented[j]!),
+        public_json: nodeJson[j]!,
       };
       newest.set(v.no, row);
       rows.versions.push(row);

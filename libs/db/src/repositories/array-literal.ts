@@ -7,6 +7,11 @@ export type ScalarType = 'bigint' | 'int' | 'text' | 'boolean';
  * JavaScript array, which prepares and escapes element by element.
  */
 export function arrayLiteral(values: readonly unknown[], type: ScalarType): string {
+  // the usual case, joined natively: integers, or texts that need no backslash, without nulls
+  if ((type === 'bigint' || type === 'int') && values.every(isSafeInteger))
+    return `{${values.join(',')}}`;
+  if (type === 'text' && values.length > 0 && values.every(isPlainText))
+    return `{"${values.join('","')}"}`;
   const element = ELEMENT[type];
   let out = '{';
   for (let i = 0; i < values.length; i++) {
@@ -16,6 +21,9 @@ export function arrayLiteral(values: readonly unknown[], type: ScalarType): stri
   }
   return out + '}';
 }
+
+const isSafeInteger = (v: unknown): boolean => Number.isSafeInteger(v);
+const isPlainText = (v: unknown): boolean => typeof v === 'string' && !HAS_QUOTED_SPECIALS.test(v);
 
 const QUOTED_SPECIALS = /["\\]/g;
 const HAS_QUOTED_SPECIALS = /["\\]/;

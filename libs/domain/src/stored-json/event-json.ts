@@ -33,8 +33,64 @@ export function storedEventJson(graphId: number, e: ListedEvent): string {
   });
 }
 
+/** The JSON of strings met over and over (event types, sources), up to STRINGS_KEPT of them. */
+const stringJson = new Map<string, string>();
+const STRINGS_KEPT = 1_000;
+function jsonOfString(s: string): string {
+  let json = stringJson.get(s);
+  if (json === undefined) {
+    json = JSON.stringify(s);
+    if (stringJson.size < STRINGS_KEPT) stringJson.set(s, json);
+  }
+  return json;
+}
+
+/**
+ * storedEventJson of an event whose change entries are already JSON (`changesJson`, each as
+ * storedEventJson writes it: see changeJson), in the Node's field order. Written out field by
+ * field (ids need no escaping); an event with a field JSON.stringify would leave out goes the
+ * long way.
+ */
+export function storedEventJsonOf(
+  graphId: number,
+  e: Omit<ListedEvent, 'changes'>,
+  changesJson: readonly string[],
+): string {
+  const { type, created, payload } = e;
+  const { provider, provider_version, adapter } = e.source;
+  const changes = `[${changesJson.join(',')}]`;
+  if (
+    typeof type !== 'string' ||
+    !Number.isFinite(created) ||
+    typeof provider !== 'string' ||
+    typeof provider_version !== 'string' ||
+    typeof adapter !== 'string' ||
+    payload === undefined
+  ) {
+    const head = JSON.stringify({
+      id: eventId(graphId, e.seq),
+      object: 'event',
+      type,
+      created,
+      graph_id: 'gph_',
+      node_id: nodeId(graphId, e.nodeNo),
+      source: { provider, provider_version, adapter },
+      payload: inJsonbOrder(payload),
+    });
+    return `${head.slice(0, -1)},"changes":${changes}}`;
+  }
+  const source =
+    `{"provider":${jsonOfString(provider)},"provider_version":${jsonOfString(provider_version)},` +
+    `"adapter":${jsonOfString(adapter)}}`;
+  return (
+    `{"id":"${eventId(graphId, e.seq)}","object":"event","type":${jsonOfString(type)},` +
+    `"created":${created},"graph_id":"gph_","node_id":"${nodeId(graphId, e.nodeNo)}",` +
+    `"source":${source},"payload":${JSON.stringify(inJsonbOrder(payload))},"changes":${changes}}`
+  );
+}
+
 /** A change with its object values (attention, task_counts…) in jsonb's key order. */
-function changeInJsonbOrder(c: ChangeEntry): ChangeEntry {
+export function changeInJsonbOrder(c: ChangeEntry): ChangeEntry {
   let fields: ChangeEntry['fields'] | null = null;
   for (const f in c.fields) {
     const { from, to } = c.fields[f]!;

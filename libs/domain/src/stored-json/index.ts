@@ -3,3 +3,5 @@ export * from './node-json';
 export * from './event-json';
 export * from './node-record-json';
 export * from './listed-event-json';
+export * from './encoded-node';
+export * from './change-json';
