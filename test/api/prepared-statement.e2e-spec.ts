@@ -87,26 +87,56 @@ describe('PreparedStatement', () => {
     }
   });
 
-  it('batches the calls made together into one statement, each answered by its own row', async () => {
-    const halves = new BatchedStatement(
-      new PreparedStatement('gh_test_halves', { xs: pgArg<number[]>('int[]') }, (db, arg) =>
-        db
-          .selectFrom(batchRows<{ x: number }>({ x: arg.xs }))
-          .select(['p.i', sql<number>`p.x / 2`.as('half')])
-          .where(sql<boolean>`p.x % 2 = 0`),
-      ),
-      (xs: readonly number[]) => ({ xs: [...xs] }),
+  /** Halves of the even items' `x`; `graph` tells the batches of the `graph` scope apart. */
+  const halvesOf = (name: string) =>
+    new PreparedStatement(name, { xs: pgArg<number[]>('int[]') }, (db, arg) =>
+      db
+        .selectFrom(batchRows<{ x: number }>({ x: arg.xs }))
+        .select(['p.i', sql<number>`p.x / 2`.as('half')])
+        .where(sql<boolean>`p.x % 2 = 0`),
     );
+  const halves = new BatchedStatement(
+    { anyGraph: halvesOf('gh_test_halves'), oneGraph: halvesOf('gh_test_halves_1g') },
+    (items: readonly { graph: number; x: number }[]) => ({ xs: items.map((i) => i.x) }),
+    (item) => item.graph,
+  );
+  const calls = [
+    { graph: 1, x: 4 },
+    { graph: 2, x: 3 },
+    { graph: 1, x: 10 },
+    { graph: 3, x: 8 },
+  ];
+
+  it('batches the calls made together into one statement, each answered by its own row', async () => {
     const db = createDb(t.url, { max: 2 });
-    const pool = poolOf(db)!;
-    const query = jest.spyOn(pool, 'query');
+    const query = jest.spyOn(poolOf(db)!, 'query');
     try {
-      const got = await Promise.all([4, 3, 10, 8].map((x) => halves.load(db, x)));
+      const got = await Promise.all(calls.map((c) => halves.load(db, c)));
       expect(got.map((r) => r && r.half)).toEqual([2, null, 5, 4]);
       expect(query).toHaveBeenCalledTimes(1);
+      expect(query.mock.calls[0]![0]).toMatchObject({ name: 'gh_test_halves' });
       // a call of a later turn of the event loop goes in a statement of its own
-      expect((await halves.load(db, 6))?.half).toBe(3);
+      expect((await halves.load(db, { graph: 1, x: 6 }))?.half).toBe(3);
       expect(query).toHaveBeenCalledTimes(2);
+    } finally {
+      query.mockRestore();
+      await db.destroy();
+    }
+  });
+
+  it('batches only the calls of one graph together when the scope is a graph', async () => {
+    const db = createDb(t.url, { max: 2, batchScope: 'graph' });
+    const query = jest.spyOn(poolOf(db)!, 'query');
+    try {
+      const got = await Promise.all(calls.map((c) => halves.load(db, c)));
+      expect(got.map((r) => r && r.half)).toEqual([2, null, 5, 4]);
+      // graphs 1 (two calls), 2 and 3
+      expect(query).toHaveBeenCalledTimes(3);
+      const sent = query.mock.calls.map(
+        ([c]) => c as unknown as { name: string; values: unknown[] },
+      );
+      expect(sent.map((c) => c.name)).toEqual(Array(3).fill('gh_test_halves_1g'));
+      expect(sent.map((c) => c.values)).toEqual([[[4, 10]], [[3]], [[8]]]);
     } finally {
       query.mockRestore();
       await db.destroy();

@@ -47,7 +47,8 @@ describe('Citus routing of every statement the apps send', () => {
 
   beforeAll(async () => {
     const capture = captureStatements();
-    h = await ApiHarness.start();
+    // a database distributed by graph batches reads per graph (READ_BATCH_SCOPE=graph)
+    h = await ApiHarness.start({ READ_BATCH_SCOPE: 'graph' });
     const queuePrefix = uniqueQueuePrefix();
     const ingestor = await startIngestor(h.t.db, h.t.url, queuePrefix, true);
     try {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDb, Db } from '@graph-history/db';
+import { createDb, Db, DbOptions } from '@graph-history/db';
 import { TEMPLATE_DB, TEST_DB_PREFIX, withDatabase } from './database-url';
 
 export interface TestDatabase {
@@ -21,11 +21,11 @@ export async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
 }
 
 /** A fresh, migrated database cloned from the template: one per test file. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: DbOptions = {}): Promise<TestDatabase> {
   const name = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`));
   const url = withDatabase(process.env.DATABASE_URL!, name);
-  const db = createDb(url, { max: 5 });
+  const db = createDb(url, { max: 5, ...options });
   return {
     url,
     db,

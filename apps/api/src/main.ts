@@ -17,6 +17,7 @@ runMain('API', async () => {
   const db = await openMigratedDb(config, {
     options: '-c max_parallel_workers_per_gather=0',
     idleTimeoutMillis: 0,
+    batchScope: config.READ_BATCH_SCOPE,
   });
   const app = await createApiApp({ config, db });
   await app.listen({ port: config.PORT, host: config.HOST });

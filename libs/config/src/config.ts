@@ -47,6 +47,12 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   INGEST_PORT: port.default(3001),
   STALE_AFTER_MS: positiveInt.default(300_000),
+  /**
+   * Read API: which node and graph reads in flight together share one statement: any
+   * (`database`), or only reads of one graph (`graph`), so that every statement stays on one shard
+   * of a database distributed by graph (Citus).
+   */
+  READ_BATCH_SCOPE: z.enum(['database', 'graph']).default('database'),
   RATE_LIMIT_PER_SECOND: positiveInt.default(100),
   RATE_LIMIT_BURST: positiveInt.default(200),
   /** Tokens a second shared by all keys of an account; default twice RATE_LIMIT_PER_SECOND. */

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool, PoolConfig, types, type CustomTypesConfig } from 'pg';
-import { registerPool } from './prepared-statement';
+import { BatchScope, registerPool } from './prepared-statement';
 import { Database } from './schema';
 
 /**
@@ -19,6 +19,8 @@ export type Db = Kysely<Database>;
 export interface DbOptions extends Partial<PoolConfig> {
   /** Called when an idle pooled connection fails (e.g. Postgres restarted); the pool replaces it. */
   onIdleError?: (err: Error) => void;
+  /** Which calls of a BatchedStatement share one statement (default: any). */
+  batchScope?: BatchScope;
 }
 
 const logIdleError = (err: Error): void => {
@@ -26,11 +28,11 @@ const logIdleError = (err: Error): void => {
 };
 
 export function createDb(connectionString: string, options: DbOptions = {}): Db {
-  const { onIdleError = logIdleError, ...pool } = options;
+  const { onIdleError = logIdleError, batchScope = 'database', ...pool } = options;
   const pgPool = new Pool({ connectionString, max: 10, types: pgTypes, ...pool });
   // Without a listener, an idle client's error would crash the process.
   pgPool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
-  registerPool(db, pgPool);
+  registerPool(db, pgPool, { batchScope });
   return db;
 }

@@ -14,24 +14,36 @@ import type { Db } from './connection';
 import type { Database } from './schema';
 
 const pools = new WeakMap<Db, Pool>();
-const routers = new WeakMap<Db, () => Pool>();
+const routings = new WeakMap<Db, PoolRouting>();
 const names = new Set<string>();
 
 /**
- * Called by createDb: the pg pool behind a Db, which runs its prepared statements. A Db that
- * routes each request to one of several pools (ReplicaRouting) also gives `current`, the pool the
- * running request reads from.
+ * Which calls of a BatchedStatement share one statement: any (`database`), or only calls about
+ * one graph (`graph`: each statement stays on one shard of a database distributed by graph).
  */
-export function registerPool(db: Db, pool: Pool, current?: () => Pool): void {
+export type BatchScope = 'database' | 'graph';
+
+interface PoolRouting {
+  /** The pool the running request reads from, for a Db over several (ReplicaRouting). */
+  current?: () => Pool;
+  batchScope?: BatchScope;
+}
+
+/** Called by createDb (and ReplicaRouting): the pg pool behind a Db, which runs its prepared statements. */
+export function registerPool(db: Db, pool: Pool, routing: PoolRouting = {}): void {
   pools.set(db, pool);
-  if (current) routers.set(db, current);
+  routings.set(db, routing);
 }
 
 /** The pg pool behind a Db that createDb made. */
 export const poolOf = (db: Db): Pool | undefined => pools.get(db);
 
 /** The pool a statement on `db` runs on in the current request (see registerPool). */
-export const currentPool = (db: Db): Pool | undefined => routers.get(db)?.() ?? pools.get(db);
+export const currentPool = (db: Db): Pool | undefined =>
+  routings.get(db)?.current?.() ?? pools.get(db);
+
+/** Which calls on `db` a BatchedStatement runs together (see BatchScope). */
+export const batchScopeOf = (db: Db): BatchScope => routings.get(db)?.batchScope ?? 'database';
 
 /** Compiles queries to SQL text; it never connects. */
 const compiler = new Kysely<Database>({

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
 import { createDb, Db, DbOptions } from './connection';
-import { poolOf, registerPool } from './prepared-statement';
+import { batchScopeOf, poolOf, registerPool } from './prepared-statement';
 import { Database } from './schema';
 
 /**
@@ -20,7 +20,9 @@ export class ReplicaRouting {
     replicaUrls: string[],
     options: DbOptions = {},
   ) {
-    this.replicas = replicaUrls.map((url) => createDb(url, options));
+    this.replicas = replicaUrls.map((url) =>
+      createDb(url, { batchScope: batchScopeOf(primary), ...options }),
+    );
     const current = () => this.chosen.getStore() ?? poolOf(primary)!;
     const routed = {
       connect: () => current().connect(),
@@ -28,7 +30,7 @@ export class ReplicaRouting {
       end: async () => undefined, // each Db is closed by its owner (close())
     } as unknown as Pool;
     this.db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: routed }) });
-    registerPool(this.db, routed, current);
+    registerPool(this.db, routed, { current, batchScope: batchScopeOf(primary) });
   }
 
   /** Runs `fn` (and everything it starts) reading from `db`: the primary or one of `replicas`. */

@@ -30,7 +30,10 @@ export class ApiHarness {
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<ApiHarness> {
-    const t = await createTestDatabase();
+    // the API's own main opens its Db with the scope of READ_BATCH_SCOPE: the harness's as well
+    const t = await createTestDatabase({
+      batchScope: env.READ_BATCH_SCOPE === 'graph' ? 'graph' : 'database',
+    });
     const config = loadConfig({
       DATABASE_URL: t.url,
       REDIS_URL: process.env.REDIS_URL,

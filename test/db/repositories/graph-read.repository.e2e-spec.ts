@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { GraphReadRepository, type GraphListFilter } from '@graph-history/db';
+import { createDb, GraphReadRepository, type GraphListFilter } from '@graph-history/db';
 import { EventScript } from '../../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 import { seedHistory, SeededHistory } from '../support/seeded-history';
@@ -82,6 +82,14 @@ describe('GraphReadRepository', () => {
     const alone = [];
     for (const r of reads) alone.push(await repo.findWithFacts(...r));
     expect(await Promise.all(reads.map((r) => repo.findWithFacts(...r)))).toEqual(alone);
+    // per graph (READ_BATCH_SCOPE=graph): the same answers
+    const perGraph = createDb(t.url, { max: 2, batchScope: 'graph' });
+    try {
+      const byGraph = new GraphReadRepository(perGraph);
+      expect(await Promise.all(reads.map((r) => byGraph.findWithFacts(...r)))).toEqual(alone);
+    } finally {
+      await perGraph.destroy();
+    }
     expect(alone.filter((x) => x === null)).toHaveLength(12);
   });
 

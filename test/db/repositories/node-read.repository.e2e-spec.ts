@@ -1,5 +1,5 @@
 import { descendantsUpperBound, storedNodeJson, type NodeRecord } from '@graph-history/domain';
-import { NodeReadRepository, type NodeListFilter } from '@graph-history/db';
+import { createDb, NodeReadRepository, type NodeListFilter } from '@graph-history/db';
 import { EventScript } from '../../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 import { seedHistory, SeededHistory } from '../support/seeded-history';
@@ -126,6 +126,14 @@ describe('NodeReadRepository', () => {
     for (const r of reads) alone.push(await repo.findWithGraph(...r));
     const together = await Promise.all(reads.map((r) => repo.findWithGraph(...r)));
     expect(together).toEqual(alone);
+    // per graph (READ_BATCH_SCOPE=graph): the same answers
+    const perGraph = createDb(t.url, { max: 2, batchScope: 'graph' });
+    try {
+      const byGraph = new NodeReadRepository(perGraph);
+      expect(await Promise.all(reads.map((r) => byGraph.findWithGraph(...r)))).toEqual(alone);
+    } finally {
+      await perGraph.destroy();
+    }
     expect(alone.filter((x) => x === null)).toHaveLength(reads.length / 2);
     expect(alone.filter((x) => x?.node)).not.toHaveLength(0);
   });

@@ -133,10 +133,12 @@ const findAt = new PreparedStatement(
  * past moment the count is the next event's `active_before` when the apply stored it with the same
  * `staleAfterMs`; only otherwise are the versions of the window scanned.
  */
-const findWithFacts = new BatchedStatement(
+/** gh_graph_with_facts over items of any graphs, or (`oneGraph`) of the graph `graph` only. */
+const graphWithFacts = (oneGraph: boolean) =>
   new PreparedStatement(
-    'gh_graph_with_facts',
+    oneGraph ? 'gh_graph_with_facts_1g' : 'gh_graph_with_facts',
     {
+      graph: pgArg<number>('bigint'),
       graphIds: pgArg<number[]>('bigint[]'),
       seqs: pgArg<(number | null)[]>('bigint[]'),
       activeSince: pgArg<number[]>('bigint[]'),
@@ -159,7 +161,7 @@ const findWithFacts = new BatchedStatement(
         )
         .innerJoinLateral(
           (eb) =>
-            graphById(db, eb.ref('p.graph_id'))
+            graphById(db, oneGraph ? arg.graph : eb.ref('p.graph_id'))
               .select(GRAPH_COLUMNS)
               .select((g) => momentSeq(g, eb.ref('p.seq')).as('seq'))
               .as('g'),
@@ -207,7 +209,10 @@ const findWithFacts = new BatchedStatement(
             .as('active_working'),
         ),
     { asJson: true },
-  ),
+  );
+
+const findWithFacts = new BatchedStatement(
+  { anyGraph: graphWithFacts(false), oneGraph: graphWithFacts(true) },
   (
     items: readonly {
       graphId: number;
@@ -216,11 +221,13 @@ const findWithFacts = new BatchedStatement(
       staleAfterMs: number;
     }[],
   ) => ({
+    graph: items[0]!.graphId,
     graphIds: items.map((x) => x.graphId),
     seqs: items.map((x) => x.seq),
     activeSince: items.map((x) => x.activeSince),
     staleAfterMs: items.map((x) => x.staleAfterMs),
   }),
+  (item) => item.graphId,
 );
 
 const MIN_BIGINT = sql.raw<number>('(-9223372036854775807 - 1)');

@@ -97,15 +97,19 @@ export interface NodeReadItem {
  * fields, not sixteen). The next event's `created` only where `stale` can need it: a plain read
  * of a node that is not working is never stale, whatever the moment's instant.
  */
-const findWithGraph = new BatchedStatement(
+const NODE_READ_ARGS = {
+  graph: pgArg<number>('bigint'),
+  graphIds: pgArg<number[]>('bigint[]'),
+  nodeNos: pgArg<number[]>('int[]'),
+  seqs: pgArg<(number | null)[]>('bigint[]'),
+  objects: pgArg<boolean[]>('boolean[]'),
+};
+
+/** gh_node_with_graph over items of any graphs, or (`oneGraph`) of the graph `graph` only. */
+const nodeWithGraph = (oneGraph: boolean) =>
   new PreparedStatement(
-    'gh_node_with_graph',
-    {
-      graphIds: pgArg<number[]>('bigint[]'),
-      nodeNos: pgArg<number[]>('int[]'),
-      seqs: pgArg<(number | null)[]>('bigint[]'),
-      objects: pgArg<boolean[]>('boolean[]'),
-    },
+    oneGraph ? 'gh_node_with_graph_1g' : 'gh_node_with_graph',
+    NODE_READ_ARGS,
     (db, arg) =>
       db
         .selectFrom(
@@ -116,7 +120,9 @@ const findWithGraph = new BatchedStatement(
             objects: arg.objects,
           }),
         )
-        .innerJoin('graphs as g', 'g.graph_id', 'p.graph_id')
+        .innerJoin('graphs as g', (j) =>
+          oneGraph ? j.on('g.graph_id', '=', arg.graph) : j.onRef('g.graph_id', '=', 'p.graph_id'),
+        )
         .leftJoinLateral(
           (eb) =>
             versionAt(eb.ref('g.graph_id'), eb.ref('p.node_no'), momentSeq(eb, eb.ref('p.seq')))
@@ -147,13 +153,18 @@ const findWithGraph = new BatchedStatement(
             'v.node_json',
           ];
         }),
-  ),
+  );
+
+const findWithGraph = new BatchedStatement(
+  { anyGraph: nodeWithGraph(false), oneGraph: nodeWithGraph(true) },
   (items: readonly NodeReadItem[]) => ({
+    graph: items[0]!.graphId,
     graphIds: items.map((x) => x.graphId),
     nodeNos: items.map((x) => x.nodeNo),
     seqs: items.map((x) => x.seq),
     objects: items.map((x) => x.objects),
   }),
+  (item) => item.graphId,
 );
 
 const countActiveWorking = new PreparedStatement(
