@@ -5,7 +5,10 @@ import { BatchedStatement } from '../batched-statement';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
   GRAPH_COLUMNS,
+  GRAPH_HEAD_COLUMNS,
   graphById,
+  graphHeadOf,
+  GraphHeadTuple,
   GraphRowColumns,
   momentSeq,
   nextEventCreated,
@@ -74,7 +77,7 @@ export interface ListedGraph {
 
 /** A graph by id as of an event: what a moment needs besides the row, in the same round trip. */
 export interface GraphAt {
-  graph: GraphRow;
+  graph: GraphHead;
   /** The event read at: the one asked for, or the newest when none was given or it is later. */
   seq: number;
   /** `created` of the event after `seq`; null when `seq` is the newest event. */
@@ -113,17 +116,21 @@ const idByKey = new PreparedStatement(
     db.selectFrom('graph_directory').select('graph_id').where('graph_key', '=', arg.graphKey),
 );
 
-/** The graph by id, the moment's sequence and the next event's `created` (see GraphAt). */
+/** The graph's head by id, the moment's sequence and the next event's `created` (see GraphAt). */
 const findAt = new PreparedStatement(
   'gh_graph_at',
   { graphId: pgArg<number>('bigint'), seq: pgArg<number | null>('bigint') },
   (db, arg) =>
-    graphById(db, arg.graphId)
-      .select(GRAPH_COLUMNS)
-      .select((eb) => {
-        const seq = momentSeq(eb, arg.seq);
-        return [seq.as('seq'), nextEventCreated(eb, seq).as('next_created')];
-      }),
+    graphById(db, arg.graphId).select((eb) => {
+      const seq = momentSeq(eb, arg.seq);
+      return [
+        sql<GraphHeadTuple>`json_build_array(${sql.join(
+          GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
+        )})`.as('head'),
+        seq.as('seq'),
+        nextEventCreated(eb, seq).as('next_created'),
+      ];
+    }),
 );
 
 /**
@@ -358,7 +365,7 @@ export class GraphReadRepository {
   /** The graph by id as of event `seq` (or the newest): one index lookup each. */
   async findAt(graphId: number, seq: number | null): Promise<GraphAt | null> {
     const [r] = await findAt.rows(this.db, { graphId, seq });
-    return r ? { graph: toGraphRow(r), seq: r.seq, nextCreated: r.next_created } : null;
+    return r ? { graph: graphHeadOf(r.head), seq: r.seq, nextCreated: r.next_created } : null;
   }
 
   /**
