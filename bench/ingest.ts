@@ -7,8 +7,10 @@
  *      sizes, runs of 500 events per transaction, several clients): the apply's ceiling;
  *   3. backlog: stores events with the apply queue paused, then resumes it and times the apply
  *      alone until every event is readable;
- *   4. latency at 5,000 and 10,000 events/s offered: many graphs, small batches at a fixed rate;
+ *   4. latency at 5,000 and 10,000 events/s offered: many graphs, small batches at a fixed rate,
+ *      the graphs' sends spread over each period (BENCH_INGEST_LATENCY_BURSTS=1: all at once);
  *      store-to-readable latency from the 202 to the batch being applied (graphs.applied_seq).
+ * Request bodies are serialised before each phase's clock starts.
  * Applied events/s are printed as a share of the limit. Needs DATABASE_URL, REDIS_URL and
  * `pnpm build`. Sizes: BENCH_INGEST_* variables (see `setting`); BENCH_INGEST_PHASES picks phases;
  * BENCH_INGESTOR_MAIN runs another checkout's built ingestor (A/B on one machine state).
@@ -27,7 +29,7 @@ import { ApplyQueueSwitch } from './support/apply-queue';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
 import { autoExplain } from './support/auto-explain';
-import { IngestClient } from './support/ingest-client';
+import { IngestClient, PreparedBatch } from './support/ingest-client';
 import { loadAverage } from './support/machine-load';
 import { processCpuUs } from './support/process-cpu';
 import { measureWriteLimit, WriteLimit } from './support/postgres-write-limit';
@@ -47,6 +49,8 @@ const LATENCY = {
   seconds: setting('LATENCY_SECONDS', 10),
   rates: [5_000, 10_000],
 };
+/** BENCH_INGEST_LATENCY_BURSTS=1: every graph sends at the same instant of each period. */
+const BURSTS = process.env.BENCH_INGEST_LATENCY_BURSTS === '1';
 const PHASES = (process.env.BENCH_INGEST_PHASES ?? 'throughput,limit,backlog,latency').split(',');
 /** Ingestor processes (HTTP + worker each, one database and queue); graphs are spread over them. */
 const PROCESSES = setting('PROCESSES', 1);
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
   const db = createDb(bench.url, { max: 4 });
   const ingestors: ChildProcess[] = [];
   const queue = new ApplyQueueSwitch(QUEUE_PREFIX);
+  let openClient: IngestClient | undefined;
   try {
     await migrateToLatest(db);
     if (process.env.BENCH_INGEST_EXPLAIN) await autoExplain(bench.name, true);
@@ -94,6 +99,7 @@ async function main(): Promise<void> {
     }
     await queue.resume(); // a bench that died while paused leaves the queue paused
     const client = new IngestClient(urls, auth);
+    openClient = client;
     const ingestorCpu = () =>
       ingestors.reduce((ms, p) => ms + (processCpuUs(p.pid) ?? 0) / 1000, 0);
     console.log(
@@ -118,6 +124,7 @@ async function main(): Promise<void> {
       for (const rate of LATENCY.rates) await latencyPhase(db, client, rate);
     console.log(`${new Date().toISOString()} ${loadAverage()} at end`);
   } finally {
+    openClient?.close();
     await queue.resume().catch(() => undefined);
     await queue.close();
     await Promise.all(ingestors.map(stopServer));
@@ -154,10 +161,11 @@ async function throughputPhase(
 ): Promise<number> {
   console.log('throughput: all graphs at once, as fast as the ingestor takes them');
   const { graphs, total } = throughputGraphs('bench', 'tp');
+  const batches = prepareBatches(graphs, THROUGHPUT.batch);
   const cpuBefore = ingestorCpu();
   const start = now();
   const applied = watchApplied(db, 'tp-', total);
-  const lastAck = await sendAll(client, graphs, THROUGHPUT.batch);
+  const lastAck = await sendAll(client, batches);
   const { firstAppliedAt, allAppliedAt } = await applied;
   const cpuUsed = ingestorCpu() - cpuBefore;
   const appliedPerSecond = perSecond(total, allAppliedAt - firstAppliedAt);
@@ -206,9 +214,10 @@ async function backlogPhase(
 ): Promise<void> {
   console.log('backlog: store with the apply queue paused, then time the apply alone');
   const { graphs, total } = throughputGraphs('bench-backlog', 'bl');
+  const batches = prepareBatches(graphs, THROUGHPUT.batch);
   await queue.pause();
   const start = now();
-  const stored = await sendAll(client, graphs, THROUGHPUT.batch);
+  const stored = await sendAll(client, batches);
   console.log(
     `  stored : ${total} events in ${((stored - start) / 1000).toFixed(2)} s = ${perSecond(total, stored - start)} events/s (nothing applied)`,
   );
@@ -230,17 +239,28 @@ async function backlogPhase(
   console.log(`  ingestor CPU (apply): ${cpuPerEvent(cpuUsed, total)}`);
 }
 
-/** Sends every graph's events in batches, graphs in parallel; resolves at the last 202. */
-async function sendAll(
-  client: IngestClient,
+/** Each graph's events as request bodies of `batch` events, serialised before a phase's clock starts. */
+const prepareBatches = (
   graphs: { graphKey: string; events: WatchEvent[] }[],
   batch: number,
+): { batch: PreparedBatch; events: number }[][] =>
+  graphs.map(({ graphKey, events }) =>
+    Array.from({ length: Math.ceil(events.length / batch) }, (_, b) => {
+      const slice = events.slice(b * batch, (b + 1) * batch);
+      return { batch: IngestClient.prepare(graphKey, slice), events: slice.length };
+    }),
+  );
+
+/** Sends every graph's batches in order, graphs in parallel; resolves at the last 202. */
+async function sendAll(
+  client: IngestClient,
+  graphs: { batch: PreparedBatch }[][],
 ): Promise<number> {
   let lastAck = now();
   await Promise.all(
-    graphs.map(async ({ graphKey, events }) => {
-      for (let i = 0; i < events.length; i += batch) {
-        await client.send(graphKey, events.slice(i, i + batch));
+    graphs.map(async (batches) => {
+      for (const { batch } of batches) {
+        await client.sendPrepared(batch);
         lastAck = now();
       }
     }),
@@ -271,7 +291,7 @@ async function watchApplied(
 async function latencyPhase(db: Db, client: IngestClient, rate: number): Promise<void> {
   const batch = Math.round((rate * LATENCY.everyMs) / 1000 / LATENCY.graphs);
   console.log(
-    `latency at ${rate} events/s offered: ${LATENCY.graphs} graphs, a batch of ${batch} per graph every ${LATENCY.everyMs} ms for ${LATENCY.seconds} s`,
+    `latency at ${rate} events/s offered: ${LATENCY.graphs} graphs, a batch of ${batch} per graph every ${LATENCY.everyMs} ms for ${LATENCY.seconds} s, ${BURSTS ? 'all graphs at once (bursts)' : 'the graphs spread over the period'}`,
   );
   const prefix = `lat${rate}-`;
   const perGraph = Math.ceil((LATENCY.seconds * 1000) / LATENCY.everyMs) * batch;
@@ -281,6 +301,7 @@ async function latencyPhase(db: Db, client: IngestClient, rate: number): Promise
     seed: `bench-latency-${rate}`,
     graphKeyPrefix: prefix.slice(0, -1),
   });
+  const batches = prepareBatches(graphs, batch);
   const pending: Pending[] = [];
   const latencies: number[] = [];
   const requestTimes: number[] = [];
@@ -306,16 +327,17 @@ async function latencyPhase(db: Db, client: IngestClient, rate: number): Promise
   })();
   const start = now();
   await Promise.all(
-    graphs.map(async ({ graphKey, events }, g) => {
-      await sleep((g * LATENCY.everyMs) / LATENCY.graphs); // spread the graphs over the period
+    batches.map(async (graphBatches, g) => {
+      // Each graph keeps its own phase, so the graphs' batches are spread over every period.
+      const phase = BURSTS ? 0 : (g * LATENCY.everyMs) / LATENCY.graphs;
       let seq = 0;
-      for (let i = 0; i < events.length; i += batch) {
-        const due = start + (i / batch) * LATENCY.everyMs;
+      for (const [i, { batch: prepared }] of graphBatches.entries()) {
+        const due = start + phase + i * LATENCY.everyMs;
         if (due > now()) await sleep(due - now());
         const sentAt = now();
-        const { accepted } = await client.send(graphKey, events.slice(i, i + batch));
+        const { accepted } = await client.sendPrepared(prepared);
         seq += accepted;
-        pending.push({ graphKey, seq, ackedAt: now() });
+        pending.push({ graphKey: prepared.graphKey, seq, ackedAt: now() });
         requestTimes.push(now() - sentAt);
       }
     }),

@@ -4,7 +4,7 @@ describe('ingestor batch settings', () => {
   it('default to the sizes the ingestor was tuned with', () => {
     expect(loadConfig({})).toMatchObject({
       APPLY_BATCH_SIZE: 500,
-      APPLY_CONCURRENCY: 8,
+      APPLY_CONCURRENCY: 16,
       APPLY_PROCESSES: 1,
       APPLY_STATE_CACHE_GRAPHS: 256,
       TRIM_CHUNK_SEQS: 1_000,

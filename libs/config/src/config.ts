@@ -77,7 +77,7 @@ const schema = z.object({
    * Ingestor: graphs one process applies at once. A small graph's apply is mostly waiting on its
    * round trips, so more graphs at once than cores keeps store-to-readable short under load.
    */
-  APPLY_CONCURRENCY: boundedInt(64).default(8),
+  APPLY_CONCURRENCY: boundedInt(64).default(16),
   /**
    * Ingestor: apply processes, each taking one shard of the graphs: the HTTP process and the
    * APPLY_PROCESSES - 1 worker-only processes it starts. The same in every ingestor of a deployment.
