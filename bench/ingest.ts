@@ -120,8 +120,10 @@ async function main(): Promise<void> {
       await backlogPhase(db, client, queue, limit, ingestorCpu, (during) =>
         profiled('ingest-backlog-apply', during),
       );
-    if (PHASES.includes('latency'))
+    if (PHASES.includes('latency')) {
+      await settle(db, queue);
       for (const rate of LATENCY.rates) await latencyPhase(db, client, rate);
+    }
     console.log(`${new Date().toISOString()} ${loadAverage()} at end`);
   } finally {
     openClient?.close();
@@ -151,6 +153,23 @@ function throughputGraphs(seed: string, graphKeyPrefix: string) {
     graphKeyPrefix,
   });
   return { graphs, total: graphs.reduce((n, g) => n + g.events.length, 0) };
+}
+
+/** Trims of earlier phases may take this long to finish before the latency phases start. */
+const SETTLE_TIMEOUT_MS = 120_000;
+
+/**
+ * Lets the work earlier phases left behind finish before the latency phases, so that those
+ * measure their own load: the delayed trims of graphs past retention, then a vacuum of what the
+ * trims deleted (autovacuum would otherwise start on those tables mid-phase).
+ */
+async function settle(db: Db, queue: ApplyQueueSwitch): Promise<void> {
+  const start = now();
+  const trimmed = await queue.trimsDone(SETTLE_TIMEOUT_MS);
+  await sql`vacuum (analyze)`.execute(db);
+  console.log(
+    `settle: ${trimmed ? "earlier phases' trims done" : 'trims still running after 120 s'}, then vacuum (analyze), in ${((now() - start) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** Returns the applied events/s, sustained. */

@@ -5,7 +5,7 @@ import { resolveDatabaseUrl } from '@graph-history/db';
 import { assertRedisReachable, closeOnSignals, openMigratedDb, runMain } from '@graph-history/http';
 import { ApplyProcesses } from './apply/apply-processes';
 import { createIngestorApp } from './create-ingestor-app';
-import { ingestorPoolSize } from './pool-size';
+import { ingestorDbOptions } from './ingestor-db-options';
 
 runMain('ingestor', async () => {
   const config = loadConfigOrExit();
@@ -15,7 +15,7 @@ runMain('ingestor', async () => {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
-  const db = await openMigratedDb(config, { max: ingestorPoolSize(config, true) });
+  const db = await openMigratedDb(config, ingestorDbOptions(config, true));
   const app = await createIngestorApp({ config, db, runWorkers: true });
   await app.listen({ port: config.INGEST_PORT, host: config.HOST });
   new Logger('Ingestor').log(`listening on ${config.HOST}:${config.INGEST_PORT}`);

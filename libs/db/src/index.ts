@@ -1,5 +1,6 @@
 export * from './schema';
 export * from './connection';
+export * from './writer-session';
 export * from './prepared-statement';
 export * from './batched-statement';
 export { batchRows } from './repositories/unnest-rows';
