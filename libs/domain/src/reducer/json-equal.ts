@@ -8,5 +8,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (ka.length !== kb.length) return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  return ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
+  for (const k of ka) if (!Object.hasOwn(rb, k) || !jsonEqual(ra[k], rb[k])) return false;
+  return true;
 }

@@ -13,9 +13,11 @@ export function changedFields(before: PublicNode, after: PublicNode): Fields {
   const b = before as unknown as Record<string, unknown>;
   const a = after as unknown as Record<string, unknown>;
   for (const name in a) {
-    if (NOT_CHANGES.has(name)) continue;
+    const from = b[name];
     const to = a[name];
-    if (!jsonEqual(b[name], to)) fields[name] = { from: b[name], to };
+    // most fields are the same value: the cheapest test first
+    if (from === to || NOT_CHANGES.has(name) || jsonEqual(from, to)) continue;
+    fields[name] = { from, to };
   }
   return fields;
 }

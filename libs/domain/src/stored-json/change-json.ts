@@ -1,4 +1,5 @@
 import type { ChangeEntry } from '../event';
+import { blockedJson } from './blocked-json';
 import { encodedField, jsonOf, type EncodedNode } from './encoded-node';
 import { changeInJsonbOrder } from './event-json';
 import { inJsonbOrder } from './jsonb-order';
@@ -20,6 +21,8 @@ function valueJson(value: unknown, node: EncodedNode | null, field: string): str
     return typeof value === 'string' && holds(node, field, value)
       ? encodedField(node, field)
       : jsonOf(value);
+  const blocked = field === 'blocked' ? blockedJson(value) : undefined;
+  if (blocked !== undefined) return blocked;
   const ordered = inJsonbOrder(value);
   return ordered === value && holds(node, field, value)
     ? encodedField(node, field)
