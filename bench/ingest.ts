@@ -262,24 +262,20 @@ async function backlogPhase(
 const prepareBatches = (
   graphs: { graphKey: string; events: WatchEvent[] }[],
   batch: number,
-): { batch: PreparedBatch; events: number }[][] =>
+): PreparedBatch[][] =>
   graphs.map(({ graphKey, events }) =>
-    Array.from({ length: Math.ceil(events.length / batch) }, (_, b) => {
-      const slice = events.slice(b * batch, (b + 1) * batch);
-      return { batch: IngestClient.prepare(graphKey, slice), events: slice.length };
-    }),
+    Array.from({ length: Math.ceil(events.length / batch) }, (_, b) =>
+      IngestClient.prepare(graphKey, events.slice(b * batch, (b + 1) * batch)),
+    ),
   );
 
 /** Sends every graph's batches in order, graphs in parallel; resolves at the last 202. */
-async function sendAll(
-  client: IngestClient,
-  graphs: { batch: PreparedBatch }[][],
-): Promise<number> {
+async function sendAll(client: IngestClient, graphs: PreparedBatch[][]): Promise<number> {
   let lastAck = now();
   await Promise.all(
     graphs.map(async (batches) => {
-      for (const { batch } of batches) {
-        await client.sendPrepared(batch);
+      for (const batch of batches) {
+        await client.send(batch);
         lastAck = now();
       }
     }),
@@ -350,11 +346,11 @@ async function latencyPhase(db: Db, client: IngestClient, rate: number): Promise
       // Each graph keeps its own phase, so the graphs' batches are spread over every period.
       const phase = BURSTS ? 0 : (g * LATENCY.everyMs) / LATENCY.graphs;
       let seq = 0;
-      for (const [i, { batch: prepared }] of graphBatches.entries()) {
+      for (const [i, prepared] of graphBatches.entries()) {
         const due = start + phase + i * LATENCY.everyMs;
         if (due > now()) await sleep(due - now());
         const sentAt = now();
-        const { accepted } = await client.sendPrepared(prepared);
+        const { accepted } = await client.send(prepared);
         seq += accepted;
         pending.push({ graphKey: prepared.graphKey, seq, ackedAt: now() });
         requestTimes.push(now() - sentAt);

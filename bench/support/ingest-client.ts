@@ -24,14 +24,7 @@ export class IngestClient {
     return { graphKey, body: JSON.stringify({ events }) };
   }
 
-  send(graphKey: string, events: WatchEvent[]): Promise<{ accepted: number; duplicates: number }> {
-    return this.sendPrepared(IngestClient.prepare(graphKey, events));
-  }
-
-  sendPrepared({
-    graphKey,
-    body,
-  }: PreparedBatch): Promise<{ accepted: number; duplicates: number }> {
+  send({ graphKey, body }: PreparedBatch): Promise<{ accepted: number; duplicates: number }> {
     const baseUrl = this.baseUrls[Number(/\d+$/.exec(graphKey)?.[0] ?? 0) % this.baseUrls.length];
     const headers = {
       'content-type': 'application/json',
