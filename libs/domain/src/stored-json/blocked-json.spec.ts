@@ -1,15 +1,7 @@
 import fc from 'fast-check';
+import { jsonScalar as scalar } from '../__tests__/json-scalar';
 import { blockedJson } from './blocked-json';
 import { inJsonbOrder } from './jsonb-order';
-
-const scalar = fc.oneof(
-  fc.constant(undefined),
-  fc.constant(null),
-  fc.boolean(),
-  fc.integer(),
-  fc.double(),
-  fc.string({ unit: 'binary' }),
-);
 
 describe('blockedJson', () => {
   it('is JSON.stringify(inJsonbOrder(blocked)) of a blocked as presentNode builds it', () => {

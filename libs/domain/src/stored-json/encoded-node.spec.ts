@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { Harness } from '../__tests__/harness';
+import { jsonScalar as scalar } from '../__tests__/json-scalar';
 import type { ChangeEntry } from '../event';
 import { presentNode } from '../public-node';
 import type { PublicNode } from '../public/node.schema';
@@ -13,15 +14,6 @@ h.apply('session.started', 'S', { title: 'root' });
 const graphId = 2 ** 40 + 7;
 const base = presentNode(graphId, '', h.rec('S'), '', false);
 
-const scalar = fc.oneof(
-  fc.constant(undefined),
-  fc.constant(null),
-  fc.boolean(),
-  fc.integer(),
-  fc.double(),
-  fc.string({ unit: 'binary' }),
-  fc.string({ unit: 'grapheme', maxLength: 3 }),
-);
 /** Objects are built in one order per field (as presentNode builds them), values anything. */
 const attention = fc.oneof(
   fc.constant(null),
