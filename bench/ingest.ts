@@ -10,7 +10,8 @@
  *   4. latency at 5,000 and 10,000 events/s offered: many graphs, small batches at a fixed rate,
  *      the graphs' sends spread over each period (BENCH_INGEST_LATENCY_BURSTS=1: all at once);
  *      store-to-readable latency from the 202 to the batch being applied (graphs.applied_seq).
- * Request bodies are serialised before each phase's clock starts.
+ * Request bodies are serialised before each phase's clock starts, and each phase after the first
+ * starts once the trims earlier ones scheduled are done and vacuumed (see settle).
  * Applied events/s are printed as a share of the limit. Needs DATABASE_URL, REDIS_URL and
  * `pnpm build`. Sizes: BENCH_INGEST_* variables (see `setting`); BENCH_INGEST_PHASES picks phases;
  * BENCH_INGESTOR_MAIN runs another checkout's built ingestor (A/B on one machine state).
@@ -109,21 +110,33 @@ async function main(): Promise<void> {
     let limit: WriteLimit | undefined;
     const profiled = <T>(name: string, during: () => Promise<T>): Promise<T> =>
       PROFILE_DIR ? profileWindow(ingestors, PROFILE_DIR, name, during) : during();
+    let earlierPhase = false;
+    /** Each phase after the first starts once the work the earlier ones left behind is done. */
+    const phase = async <T>(run: () => Promise<T>): Promise<T> => {
+      if (earlierPhase) await settle(db, queue);
+      earlierPhase = true;
+      return run();
+    };
     if (PHASES.includes('throughput'))
-      applied = await profiled('ingest-throughput', () => throughputPhase(db, client, ingestorCpu));
-    if (PHASES.includes('limit') && applied !== undefined) limit = await limitPhase(db, bench.url);
+      applied = await phase(() =>
+        profiled('ingest-throughput', () => throughputPhase(db, client, ingestorCpu)),
+      );
+    if (PHASES.includes('limit') && applied !== undefined)
+      limit = await phase(() => limitPhase(db, bench.url));
     if (limit && applied !== undefined)
       console.log(
         `  applied (sustained, throughput phase) = ${((100 * applied) / limit.eventsPerSecond).toFixed(0)}% of the Postgres limit`,
       );
     if (PHASES.includes('backlog'))
-      await backlogPhase(db, client, queue, limit, ingestorCpu, (during) =>
-        profiled('ingest-backlog-apply', during),
+      await phase(() =>
+        backlogPhase(db, client, queue, limit, ingestorCpu, (during) =>
+          profiled('ingest-backlog-apply', during),
+        ),
       );
-    if (PHASES.includes('latency')) {
-      await settle(db, queue);
-      for (const rate of LATENCY.rates) await latencyPhase(db, client, rate);
-    }
+    if (PHASES.includes('latency'))
+      await phase(async () => {
+        for (const rate of LATENCY.rates) await latencyPhase(db, client, rate);
+      });
     console.log(`${new Date().toISOString()} ${loadAverage()} at end`);
   } finally {
     openClient?.close();
@@ -155,13 +168,13 @@ function throughputGraphs(seed: string, graphKeyPrefix: string) {
   return { graphs, total: graphs.reduce((n, g) => n + g.events.length, 0) };
 }
 
-/** Trims of earlier phases may take this long to finish before the latency phases start. */
+/** Trims of earlier phases may take this long to finish before the next phase starts. */
 const SETTLE_TIMEOUT_MS = 120_000;
 
 /**
- * Lets the work earlier phases left behind finish before the latency phases, so that those
- * measure their own load: the delayed trims of graphs past retention, then a vacuum of what the
- * trims deleted (autovacuum would otherwise start on those tables mid-phase).
+ * Lets the work earlier phases left behind finish before the next one, so that each measures its
+ * own load: the delayed trims of graphs past retention, then a vacuum of what the trims deleted
+ * (autovacuum would otherwise start on those tables mid-phase).
  */
 async function settle(db: Db, queue: ApplyQueueSwitch): Promise<void> {
   const start = now();
