@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool, PoolConfig, types, type CustomTypesConfig } from 'pg';
+import { nameMarkedStatements } from './named-statement';
 import { BatchScope, registerPool } from './prepared-statement';
 import { Database } from './schema';
 
@@ -32,6 +33,7 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
   const pgPool = new Pool({ connectionString, max: 10, types: pgTypes, ...pool });
   // Without a listener, an idle client's error would crash the process.
   pgPool.on('error', onIdleError);
+  nameMarkedStatements(pgPool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
   registerPool(db, pgPool, { batchScope });
   return db;

@@ -2,6 +2,7 @@ export * from './schema';
 export * from './connection';
 export * from './writer-session';
 export * from './prepared-statement';
+export * from './named-statement';
 export * from './batched-statement';
 export { batchRows } from './repositories/unnest-rows';
 export * from './migrate';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history/domain';
+import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
 import { ActiveBefore, appliedRows } from './applied-rows';
 import { insertRowsSql, InsertColumns } from './insert-rows';
@@ -48,17 +49,20 @@ export class ApplyRepository extends Repository {
     graphId: number,
     limit: number,
   ): Promise<{ head: ApplyHead; events: InboxEvent[] } | null> {
-    const rows = await sql<{
-      ingested_seq: number;
-      applied_seq: number;
-      first_seq: number | null;
-      last_event: number | null;
-      counts: StoredGraphCounts | null;
-      stalled_seq: number | null;
-      seq: number | null;
-      body: WatchEvent | null;
-      received: number | null;
-    }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.stalled_seq, i.seq, i.body, i.received,
+    const rows = await executeNamed(
+      this.db,
+      'gh_apply_pending',
+      sql<{
+        ingested_seq: number;
+        applied_seq: number;
+        first_seq: number | null;
+        last_event: number | null;
+        counts: StoredGraphCounts | null;
+        stalled_seq: number | null;
+        seq: number | null;
+        body: WatchEvent | null;
+        received: number | null;
+      }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.stalled_seq, i.seq, i.body, i.received,
         -- on the first row only: every other row would have its jsonb parsed again for nothing
         case when row_number() over (order by i.seq) = 1 then g.counts end as counts
       from graphs g
@@ -67,8 +71,9 @@ export class ApplyRepository extends Repository {
         where graph_id = g.graph_id and seq > g.applied_seq order by seq limit ${limit}
       ) i on true
       where g.graph_id = ${graphId}
-      order by i.seq`.execute(this.db);
-    const first = rows.rows[0];
+      order by i.seq`,
+    );
+    const first = rows[0];
     if (!first) return null;
     return {
       head: {
@@ -79,7 +84,7 @@ export class ApplyRepository extends Repository {
         counts: first.counts,
         stalledSeq: first.stalled_seq,
       },
-      events: rows.rows
+      events: rows
         .filter((r) => r.seq !== null)
         .map((r) => ({ seq: r.seq!, event: r.body!, received: r.received! })),
     };
@@ -105,7 +110,10 @@ export class ApplyRepository extends Repository {
     const rows = appliedRows(graphId, applied, appliedAt, activeBefore);
     const closed = rows.waitsClosed;
     const advanced = sql`exists (select 1 from advanced)`;
-    const result = await sql<{ advanced: number }>`with
+    const [result] = await executeNamed(
+      this.db,
+      'gh_apply_commit',
+      sql<{ advanced: number }>`with
         advanced as (
           update graphs
           set applied_seq = ${head.appliedSeq}, first_seq = ${head.firstSeq},
@@ -136,8 +144,9 @@ export class ApplyRepository extends Repository {
       select (select count(*)::int from advanced) as advanced,
         -- No wait for the WAL flush: a run lost to a crash is lost whole, inbox rows included,
         -- and is applied again. (A later synchronous commit flushes it anyway.)
-        set_config('synchronous_commit', 'off', true) as asynchronous`.execute(this.db);
-    return result.rows[0]!.advanced === 1;
+        set_config('synchronous_commit', 'off', true) as asynchronous`,
+    );
+    return result!.advanced === 1;
   }
 
   /**

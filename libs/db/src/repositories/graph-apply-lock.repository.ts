@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Db } from '../connection';
+import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
 
 /** Advisory-lock namespace of "applying graph N" (the two-key form: namespace, graph). */
@@ -19,14 +20,16 @@ export class GraphApplyLockRepository extends Repository {
   ): Promise<{ value: T } | null> {
     return this.db.connection().execute(async (conn) => {
       const key = sql`${APPLY_LOCK_SPACE}::int, (${graphId}::bigint % 2147483647)::int`;
-      const { rows } = await sql<{
-        locked: boolean;
-      }>`select pg_try_advisory_lock(${key}) as locked`.execute(conn);
-      if (!rows[0]!.locked) return null;
+      const [lock] = await executeNamed(
+        conn,
+        'gh_apply_lock',
+        sql<{ locked: boolean }>`select pg_try_advisory_lock(${key}) as locked`,
+      );
+      if (!lock!.locked) return null;
       try {
         return { value: await fn(conn) };
       } finally {
-        await sql`select pg_advisory_unlock(${key})`.execute(conn);
+        await executeNamed(conn, 'gh_apply_unlock', sql`select pg_advisory_unlock(${key})`);
       }
     });
   }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { WatchEvent } from '@graph-history/domain';
 import { GraphKeyOwner, graphOwner } from './graph-owner';
+import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
 import { arrayLiteral } from './array-literal';
 import { insertRowsSql } from './insert-rows';
@@ -43,25 +44,26 @@ export class InboxRepository extends Repository {
   ): Promise<IngestSnapshot | null> {
     const owner = known ?? (await graphOwner(this.db, graphKey));
     if (!owner) return null;
-    const row = await sql<{
-      ingested_seq: number | null;
-      keys: string[];
-      refs: [string, boolean, string | null][];
-    }>`select (select ingested_seq from graphs where graph_id = ${owner.graphId}) as ingested_seq,
+    const [r] = await executeNamed(
+      this.db,
+      'gh_ingest_snapshot',
+      sql<{
+        ingested_seq: number | null;
+        keys: string[];
+        refs: [string, boolean, string | null][];
+      }>`select (select ingested_seq from graphs where graph_id = ${owner.graphId}) as ingested_seq,
         array(select e.key from ${askedTexts(keys)}
               cross join lateral (select key from event_keys
                                   where graph_id = ${owner.graphId} and key = asked.t limit 1) e) as keys,
         coalesce((select json_agg(json_build_array(r.ref, r.ended, r.session_ref)) from ${askedTexts(refs)}
                   cross join lateral (select ref, ended, session_ref from node_refs
-                                      where graph_id = ${owner.graphId} and ref = asked.t limit 1) r), '[]') as refs`.execute(
-      this.db,
+                                      where graph_id = ${owner.graphId} and ref = asked.t limit 1) r), '[]') as refs`,
     );
-    const r = row.rows[0]!;
     return {
       ...owner,
-      ingestedSeq: r.ingested_seq,
-      keys: new Set(r.keys),
-      refs: new Map(r.refs.map(([ref, ended, sessionRef]) => [ref, { ended, sessionRef }])),
+      ingestedSeq: r!.ingested_seq,
+      keys: new Set(r!.keys),
+      refs: new Map(r!.refs.map(([ref, ended, sessionRef]) => [ref, { ended, sessionRef }])),
     };
   }
 
@@ -102,15 +104,19 @@ export class InboxRepository extends Repository {
       })),
       advanced,
     );
-    const result = await sql<{ advanced: number }>`with
+    const [result] = await executeNamed(
+      this.db,
+      'gh_ingest_append',
+      sql<{ advanced: number }>`with
         advanced as (
           update graphs set ingested_seq = ${afterSeq + events.length}
           where graph_id = ${graphId} and ingested_seq = ${afterSeq} returning 1),
         new_inbox as (${inbox}),
         new_keys as (${keys}),
         new_refs as (${refRows} on conflict (graph_id, ref) do update set ended = excluded.ended)
-      select count(*)::int as advanced from advanced`.execute(this.db);
-    return result.rows[0]!.advanced === 1;
+      select count(*)::int as advanced from advanced`,
+    );
+    return result!.advanced === 1;
   }
 }
 
