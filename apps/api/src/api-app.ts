@@ -16,11 +16,11 @@ import { ReplicaReads } from './replicas/replica-reads';
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
 export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
   const docBase = publicBaseUrl(options.config);
-  const http = fastifySetup({ docBase, trustProxy: options.config.TRUST_PROXY });
+  const http = fastifySetup({ docBase, config: options.config });
   const adapter = new FastifyAdapter(http.adapterOptions);
   // platform-fastify types the raw request as its own alias of IncomingMessage: same object
   const fastify = adapter.getInstance() as unknown as FastifyInstance;
-  http.install(fastify, { requestIdHook: false });
+  http.install(fastify, { responseHeadersHook: false });
   refuseOtherMethods(fastify, docBase, VIEWER_FORM_PATHS);
   const ready: { fairShare?: FairShare } = {};
   addResponseHook(fastify, () => ready.fairShare);

@@ -31,7 +31,7 @@ export async function createIngestorApp({
   const http = fastifySetup({
     docBase,
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    config,
   });
   const adapter = new FastifyAdapter(http.adapterOptions);
   const fastify = adapter.getInstance() as unknown as FastifyInstance;

@@ -66,6 +66,19 @@ const schema = z.object({
   /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */
   TRUST_PROXY: trustProxy,
   DATA_DIR: z.string().min(1).default('.data'),
+  /** Both apps: how long a client has to send the request line and headers (408 after). */
+  HEADERS_TIMEOUT_MS: boundedInt(600_000).default(10_000),
+  /** Both apps: how long a client has to send the whole request, headers and body (408 after). */
+  REQUEST_TIMEOUT_MS: boundedInt(600_000).default(30_000),
+  /** Both apps: how long an idle keep-alive connection stays open between requests. */
+  KEEP_ALIVE_TIMEOUT_MS: boundedInt(600_000).default(5_000),
+  /** Both apps: open connections per process (lowered to fit the open-file limit). */
+  MAX_CONNECTIONS: boundedInt(1_000_000).default(10_000),
+  /**
+   * Both apps: connections one client address may hold open (trusted proxies exempt); behind
+   * TRUST_PROXY, requests one forwarded client address may have in flight.
+   */
+  MAX_CLIENT_CONNECTIONS: boundedInt(1_000_000).default(256),
   /** Key prefix of the ingestor's BullMQ queues in Redis (lets deployments or tests share a server). */
   QUEUE_PREFIX: z
     .string()

@@ -2,6 +2,11 @@ import type { Socket } from 'node:net';
 import { ApiError, parameterInvalid } from './api-error';
 import { toEnvelope } from './error-envelope';
 import { newRequestId } from './request-id';
+import { DATA_HEADERS } from './security-headers';
+
+const HEADER_LINES = Object.entries(DATA_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -62,7 +67,7 @@ export const clientErrorHandler =
       socket.write(
         `HTTP/1.1 ${e.status} ${STATUS_TEXT[e.status] ?? 'Bad Request'}\r\n` +
           `Content-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n${HEADER_LINES}` +
           `Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
       );
     }

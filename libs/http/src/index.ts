@@ -18,6 +18,7 @@ export * from './redact-secrets';
 export * from './core.module';
 export * from './api-key.guard';
 export * from './fastify-setup';
+export * from './security-headers';
 export * from './client-errors';
 export * from './framework-errors';
 export * from './path-params';

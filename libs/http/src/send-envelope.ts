@@ -1,4 +1,5 @@
 import { toEnvelope } from './error-envelope';
+import { DATA_HEADERS } from './security-headers';
 
 // Structural types: the apps and platform-fastify may resolve different fastify type versions.
 export interface RequestLike {
@@ -12,7 +13,7 @@ export interface ReplyLike {
 
 /**
  * Answers `err` in the error envelope from a Fastify hook or route, outside Nest's filters (the
- * Request-Id is set here: router errors skip the onSend hooks).
+ * Request-Id and security headers are set here: router errors skip the onSend hooks).
  */
 export function sendEnvelope(
   req: RequestLike,
@@ -28,6 +29,6 @@ export function sendEnvelope(
   });
   return reply
     .code(e.status)
-    .headers({ ...e.headers, 'Request-Id': String(req.id) })
+    .headers({ ...DATA_HEADERS, ...e.headers, 'Request-Id': String(req.id) })
     .send(e.body as never);
 }

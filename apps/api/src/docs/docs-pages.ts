@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Marked } from 'marked';
+import { pageCsp } from '@graph-history/http';
 import { escapeHtml as escape } from '../html/html';
 import { ERROR_CATALOG } from './error-catalog';
 
@@ -21,15 +22,20 @@ const markdown = new Marked({
   },
 });
 
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
+const STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
 code,pre{font-family:ui-monospace,monospace;background:#f4f4f5;border-radius:4px}code{padding:0 .2em}pre{padding:.8em;overflow:auto}
 table{border-collapse:collapse;width:100%;margin:1em 0}th,td{border:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top}
 section{border-top:1px solid #eee;padding-top:.5em}nav a{margin-right:1em}
-</style></head><body><nav><a href="/docs">API reference</a><a href="/docs/errors">Errors</a><a href="/api/v1/openapi.json">OpenAPI</a></nav>
+`;
+
+/** The Content-Security-Policy of the docs pages: their one inline stylesheet, by its hash. */
+export const DOCS_CSP = pageCsp(STYLE);
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>${STYLE}</style></head><body><nav><a href="/docs">API reference</a><a href="/docs/errors">Errors</a><a href="/api/v1/openapi.json">OpenAPI</a></nav>
 ${body}</body></html>`;
 
 /** /docs: docs/api-reference.md rendered to HTML (read once at start). */

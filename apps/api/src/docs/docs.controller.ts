@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { errorsPage, referencePage } from './docs-pages';
+import { DOCS_CSP, errorsPage, referencePage } from './docs-pages';
 
 /** The human API reference; readable without a key. */
 @Controller('docs')
@@ -9,12 +9,14 @@ export class DocsController {
 
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Content-Security-Policy', DOCS_CSP)
   index(): string {
     return this.reference;
   }
 
   @Get('errors')
   @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Content-Security-Policy', DOCS_CSP)
   errorReference(): string {
     return this.errors;
   }

@@ -1,4 +1,14 @@
-import { markup } from '../html/html';
+import { pageCsp } from '@graph-history/http';
+import { markup, SafeHtml } from '../html/html';
+
+const STYLE = `
+body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+code,pre{font-family:ui-monospace,monospace;background:#f4f4f5;border-radius:4px}code{padding:0 .2em}pre{padding:.8em;overflow:auto}
+li{margin:.3em 0}
+`;
+
+/** The Content-Security-Policy of the home page: its one inline stylesheet, by its hash. */
+export const HOME_CSP = pageCsp(STYLE);
 
 /** `GET /`: what runs here and where to go next, for a person who opens the address in a browser. */
 export function homePage(baseUrl: string): string {
@@ -7,11 +17,7 @@ export function homePage(baseUrl: string): string {
 <html lang="en"><head><meta charset="utf-8"><title>graph-history</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="/favicon.ico">
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
-code,pre{font-family:ui-monospace,monospace;background:#f4f4f5;border-radius:4px}code{padding:0 .2em}pre{padding:.8em;overflow:auto}
-li{margin:.3em 0}
-</style></head><body>
+<style>${new SafeHtml(STYLE)}</style></head><body>
 <h1>graph-history</h1>
 <p>This is the <strong>graph-history read API</strong>: live shares of AI-agent activity as graphs,
 readable as of any retained event. It is running.</p>

@@ -3,7 +3,7 @@ import { Config } from '@graph-history/config';
 import { CONFIG } from '@graph-history/http';
 import { publicBaseUrl } from '../public-urls';
 import { FAVICON } from './favicon';
-import { homePage } from './home-page';
+import { HOME_CSP, homePage } from './home-page';
 
 /** The landing page and the site icon; readable without a key. */
 @Controller()
@@ -16,6 +16,7 @@ export class HomeController {
 
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Content-Security-Policy', HOME_CSP)
   home(): string {
     return this.page;
   }
