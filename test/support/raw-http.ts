@@ -6,19 +6,39 @@ export interface RawResponse {
   body: string;
 }
 
+export interface RawRequestOptions {
+  /** Half-close after writing (a body shorter than its Content-Length). */
+  endAfterWrite?: boolean;
+  timeoutMs?: number;
+  /** The client's address (another loopback address, 127.0.0.2, is another client). */
+  localAddress?: string;
+  /** Sent after `request`, one byte every `trickleMs` (a slow client), until the answer. */
+  trickle?: string;
+  trickleMs?: number;
+}
+
 /**
  * Sends `request` as raw bytes (so it may break HTTP in ways fetch refuses to) and reads the
- * answer until the server closes or the body announced by Content-Length has arrived. With
- * `endAfterWrite`, the client half-closes after writing (a body shorter than its Content-Length).
+ * answer until the server closes or the body announced by Content-Length has arrived.
  */
 export function rawRequest(
   baseUrl: string,
   request: Buffer | string,
-  { endAfterWrite = false, timeoutMs = 10_000 } = {},
+  {
+    endAfterWrite = false,
+    timeoutMs = 10_000,
+    localAddress,
+    trickle = '',
+    trickleMs = 1_000,
+  }: RawRequestOptions = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) });
+    const socket = connect({ host: hostname, port: Number(port), localAddress });
+    let sent = 0;
+    const trickler = setInterval(() => {
+      if (sent < trickle.length && socket.writable) socket.write(trickle[sent++]!);
+    }, trickleMs);
     const chunks: Buffer[] = [];
     let done = false;
     const finish = () => {
@@ -27,10 +47,12 @@ export function rawRequest(
       if (!parsed) return;
       done = true;
       clearTimeout(timer);
+      clearInterval(trickler);
       socket.destroy();
       resolve(parsed);
     };
     const timer = setTimeout(() => {
+      clearInterval(trickler);
       socket.destroy();
       reject(new Error(`no complete answer within ${timeoutMs} ms`));
     }, timeoutMs);
@@ -47,6 +69,7 @@ export function rawRequest(
       finish();
       if (!done) {
         clearTimeout(timer);
+        clearInterval(trickler);
         reject(new Error(`connection closed without an answer: ${Buffer.concat(chunks)}`));
       }
     });
