@@ -17,7 +17,10 @@ const PENDING: Record<AppName, (forwardedFor: string) => string> = {
 const healthzFrom = (baseUrl: string, { localAddress = '127.0.0.1', forwardedFor = '' } = {}) =>
   rawRequest(
     baseUrl,
-    HEALTHZ.replace('\r\n\r\n', forwardedFor ? `\r\nX-Forwarded-For: ${forwardedFor}\r\n\r\n` : '\r\n\r\n'),
+    HEALTHZ.replace(
+      '\r\n\r\n',
+      forwardedFor ? `\r\nX-Forwarded-For: ${forwardedFor}\r\n\r\n` : '\r\n\r\n',
+    ),
     { localAddress },
   );
 

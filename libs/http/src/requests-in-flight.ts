@@ -20,7 +20,11 @@ const tooManyInFlight = (limit: number): ApiError =>
  */
 export function limitRequestsInFlight(
   app: FastifyInstance,
-  { perClient, viaProxy, docBase }: { perClient: number; viaProxy: (peer: string) => boolean; docBase: string },
+  {
+    perClient,
+    viaProxy,
+    docBase,
+  }: { perClient: number; viaProxy: (peer: string) => boolean; docBase: string },
 ): void {
   const inFlight = new Map<string, number>();
   app.addHook('onRequest', (req, reply, done) => {

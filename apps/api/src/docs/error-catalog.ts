@@ -97,7 +97,7 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     status: 408,
     type: 'invalid_request_error',
     param: 'null',
-    when: 'The request line, headers or body did not arrive in time; the connection is closed.',
+    when: 'The request line and headers did not arrive within HEADERS_TIMEOUT_MS (10 s by default), or the whole request, body included, within REQUEST_TIMEOUT_MS (30 s); the connection is closed.',
     fix: 'Send the whole request promptly.',
   },
   {
@@ -137,7 +137,7 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     status: 429,
     type: 'rate_limit_error',
     param: 'null',
-    when: "Too many requests for this key's or its account's token bucket, too many expensive requests waiting for the account's concurrency slots, or too many failed authentications from this address. Retry-After and the message say how long to wait.",
+    when: "Too many requests for this key's or its account's token bucket, too many expensive requests waiting for the account's concurrency slots, too many failed authentications from this address, or (behind a trusted proxy) too many requests in flight from this client address. Retry-After and the message say how long to wait.",
     fix: 'Wait Retry-After seconds; spread requests out (see the RateLimit-* headers).',
   },
   {
