@@ -22,7 +22,7 @@ describe('viewer: pages under their Content-Security-Policy', () => {
     return problems;
   }
 
-  const maxWidth = (page: Page) => page.evaluate(() => getComputedStyle(document.body).maxWidth);
+  const maxWidth = (page: Page) => page.evaluate('getComputedStyle(document.body).maxWidth');
 
   it.each([
     ['/', '704px'],
