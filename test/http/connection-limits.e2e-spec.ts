@@ -95,3 +95,23 @@ describe.each(['api', 'ingestor'] as const)('%s: behind a trusted proxy', (name)
     expect((await Promise.all(pending)).map((r) => r?.status)).toEqual([408, 408]);
   });
 });
+
+describe.each(['api', 'ingestor'] as const)('%s: connections in all', (name) => {
+  let app: RunningApp;
+  const held: Socket[] = [];
+  beforeAll(async () => {
+    app = await startApp(name, {
+      TRUST_PROXY: 'false',
+      MAX_CONNECTIONS: '4',
+      KEEP_ALIVE_TIMEOUT_MS: '60000',
+    });
+  });
+  afterEach(() => held.splice(0).forEach((s) => s.destroy()));
+  afterAll(() => app.stop());
+
+  it('closes connections beyond MAX_CONNECTIONS, whatever their address', async () => {
+    for (const address of ['127.0.0.1', '127.0.0.1', '127.0.0.2', '127.0.0.3'])
+      held.push(await heldConnection(app.baseUrl, address));
+    await expect(heldConnection(app.baseUrl, '127.0.0.4')).rejects.toThrow('without an answer');
+  });
+});
