@@ -11,13 +11,18 @@ import {
 } from '../accounts/account-quotas.service';
 import { BYTE_UNITS, quotaValue } from './option-parsers';
 
+type QuotaOption = number | 'default' | undefined;
+
 interface SetQuotaOptions {
   account: string;
-  graphs?: number | null;
-  bytes?: number | null;
-  eventsPerSecond?: number | null;
+  graphs?: QuotaOption;
+  bytes?: QuotaOption;
+  eventsPerSecond?: QuotaOption;
   json?: boolean;
 }
+
+/** An option's change: `default` sets null (back to the setting); absent changes nothing. */
+const change = (value: QuotaOption) => (value === 'default' ? null : value);
 
 export function registerAccountsCommand(program: Command, io: CliIo): void {
   const accounts = program
@@ -59,9 +64,11 @@ export function registerAccountsCommand(program: Command, io: CliIo): void {
     .option('--json', 'print the account as accounts show --json does')
     .action(async (opts: SetQuotaOptions) => {
       const changes: Partial<QuotaOverrides> = {
-        ...(opts.graphs !== undefined && { maxGraphs: opts.graphs }),
-        ...(opts.bytes !== undefined && { maxBytes: opts.bytes }),
-        ...(opts.eventsPerSecond !== undefined && { eventsPerSecond: opts.eventsPerSecond }),
+        ...(opts.graphs !== undefined && { maxGraphs: change(opts.graphs) }),
+        ...(opts.bytes !== undefined && { maxBytes: change(opts.bytes) }),
+        ...(opts.eventsPerSecond !== undefined && {
+          eventsPerSecond: change(opts.eventsPerSecond),
+        }),
       };
       if (Object.keys(changes).length === 0)
         throw new CliError('set-quota needs --graphs, --bytes or --events-per-second.');

@@ -21,13 +21,13 @@ export const BYTE_UNITS: Record<string, number> = {
 
 /**
  * Commander argument parser for a quota: a positive integer up to `max`, optionally followed by
- * one of `units` (e.g. `10GiB`), or `default` (null: the deployment's default).
+ * one of `units` (e.g. `10GiB`), or `default` (the deployment's default; commander keeps no null).
  */
 export const quotaValue =
   (max: number, units: Record<string, number> = {}) =>
-  (value: string): number | null => {
+  (value: string): number | 'default' => {
     const text = value.trim();
-    if (text === 'default') return null;
+    if (text === 'default') return text;
     const match = /^(\d+)([A-Za-z]*)$/.exec(text);
     const unit = match?.[2] ? units[match[2]] : 1;
     const n = match && unit !== undefined ? Number(match[1]) * unit : NaN;
