@@ -3,6 +3,7 @@ import type { WatchEvent } from '@graph-history/domain';
 import { createKey, TestKey } from './support/api-keys';
 import { EndpointFixture, endpointFixture } from './support/endpoint-fixture';
 import { waitFor } from './support/ingestor-harness';
+import { metricsAuth } from '../support/metrics-token';
 import { validRun } from './support/watch-events';
 
 const jsonBytes = (events: WatchEvent[]) =>
@@ -140,5 +141,13 @@ describe('ingest quotas', () => {
       );
       expect(res.json()).toMatchObject({ accepted: 10 });
     });
+  });
+
+  it('counts refusals per quota in /metrics', async () => {
+    const metrics = await f.app.request('GET', '/metrics', { headers: metricsAuth });
+    expect(metrics.body).toMatch(/graph_history_quota_refusals_total\{quota="graphs"\} 6\b/);
+    // two refusals, then as many as the raised-quota test polled before the ingestor saw it
+    const bytes = /graph_history_quota_refusals_total\{quota="bytes"\} (\d+)/.exec(metrics.body);
+    expect(Number(bytes?.[1])).toBeGreaterThanOrEqual(2);
   });
 });
