@@ -35,6 +35,10 @@ const MULTI_SHARD: Exception[] = [
     why: "the graph list: an account's graphs live on every shard (one fan-out per page, each graph's figures with it)",
   },
   {
+    match: /\(select coalesce\(sum\(stored_bytes\), 0\)::bigint from graphs where account_id = /,
+    why: "an account's bytes held (the bytes quota): its graphs live on every shard (at most once a second per account and ingestor process)",
+  },
+  {
     match: /applied_seq < ingested_seq or trimmed_seq < first_seq/,
     why: "the ingestor's sweeper: which graphs have work left, once a second, on every shard",
   },

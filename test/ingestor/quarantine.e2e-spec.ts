@@ -111,11 +111,17 @@ describe('quarantine of a graph whose next event cannot be applied', () => {
     expect((await graphRow(graphId)).stalled_seq).toBeNull();
     expect((await applier.applyPending(graphId)).stalled).toMatchObject({ seq: 13 });
 
+    const jsonBytes = (list: unknown[]) =>
+      list.reduce<number>((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)), 0);
+    const bad = jsonBytes([refused('q-cli-bad')]);
+    expect((await graphRow(graphId)).stored_bytes).toBe(jsonBytes(events) + bad);
     const skip = await cli(['stalled', 'skip', 'gph_q-cli'], env);
     expect(skip).toMatchObject({ code: 0, stderr: '' });
     expect(skip.stdout).toMatch(/event 13 dropped/);
     expect(await applier.applyPending(graphId)).toMatchObject({ applied: 8, stalled: null });
     await expectAppliedOnce(t.db, 'q-cli', events);
+    // the dropped event no longer counts against the account's bytes
+    expect((await graphRow(graphId)).stored_bytes).toBe(jsonBytes(events));
 
     const none = await cli(['stalled', 'skip', 'gph_q-cli'], env);
     expect(none).toMatchObject({ code: 1 });

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error';
+import { registerAccountsCommand } from './commands/accounts.command';
 import { registerFleetCommand } from './commands/fleet.command';
 import { registerGraphsCommand } from './commands/graphs.command';
 import { registerIngestCommand } from './commands/ingest.command';
@@ -26,6 +27,7 @@ export function createProgram(io: CliIo): Command {
     .showHelpAfterError('(run with --help for usage)');
   registerMigrateCommand(program, io);
   registerKeysCommand(program, io);
+  registerAccountsCommand(program, io);
   registerIngestCommand(program, io);
   registerSimulateCommand(program, io);
   registerStartCommand(program, io);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
+  AccountQuotaRepository,
   ApplyRepository,
   Db,
   GraphApplyLockRepository,
@@ -16,11 +17,14 @@ import { CONFIG, DB, repositoryProvider } from '@graph-history/http';
 import { GraphApplier } from './apply/graph-applier';
 import { GraphStateCache } from './apply/graph-state-cache';
 import { EventStore } from './ingest/event-store';
+import { AccountLimits } from './quota/account-limits';
+import { QuotaGuard } from './quota/quota-guard';
 import { Trimmer } from './trim/trimmer';
 
 /**
- * The ingestor's write path without HTTP or queues: store a batch (EventStore), apply what is
- * stored (GraphApplier), delete what retention cut off (Trimmer). Needs CoreModule (CONFIG, DB).
+ * The ingestor's write path without HTTP or queues: store a batch (EventStore) within the
+ * account's quotas (QuotaGuard, AccountLimits), apply what is stored (GraphApplier), delete what
+ * retention cut off (Trimmer). Needs CoreModule (CONFIG, DB).
  */
 @Module({
   providers: [
@@ -33,6 +37,7 @@ import { Trimmer } from './trim/trimmer';
       TrimRepository,
       PendingWorkRepository,
       GraphApplyLockRepository,
+      AccountQuotaRepository,
     ].map(repositoryProvider),
     { provide: Transactions, useFactory: (db: Db) => new Transactions(db), inject: [DB] },
     {
@@ -40,10 +45,12 @@ import { Trimmer } from './trim/trimmer';
       useFactory: (c: Config) => new GraphStateCache(c.APPLY_STATE_CACHE_GRAPHS),
       inject: [CONFIG],
     },
+    AccountLimits,
+    QuotaGuard,
     EventStore,
     GraphApplier,
     Trimmer,
   ],
-  exports: [EventStore, GraphApplier, Trimmer, PendingWorkRepository],
+  exports: [EventStore, GraphApplier, Trimmer, PendingWorkRepository, AccountLimits],
 })
 export class IngestPipelineModule {}

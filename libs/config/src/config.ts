@@ -105,6 +105,13 @@ const schema = z.object({
    * (at least the 2,000 a graph can retain); a re-sent event older than that is stored again.
    */
   IDEMPOTENCY_KEYS_KEPT: z.coerce.number().int().min(2_000).max(100_000_000).default(100_000),
+  /** Ingestor: graphs an account may hold unless its own quota says otherwise (`accounts set-quota`). */
+  ACCOUNT_MAX_GRAPHS: positiveInt.default(1_000),
+  /**
+   * Ingestor: bytes of stored events (inbox and retained, each as its JSON) an account may hold
+   * unless its own quota says otherwise; default 2 GiB.
+   */
+  ACCOUNT_MAX_BYTES: positiveInt.max(Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
   /** Ingestor: graphs with pending work the sweeper enqueues per pass. */
   SWEEP_LIMIT: boundedInt(1_000_000).default(10_000),
   EMBEDDED_POSTGRES_PORT: port.default(5433),

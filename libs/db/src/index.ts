@@ -7,6 +7,8 @@ export * from './batched-statement';
 export { batchRows } from './repositories/unnest-rows';
 export * from './migrate';
 export * from './repositories/account.repository';
+export * from './repositories/account-quota.repository';
+export * from './repositories/stored-event-bodies';
 export * from './repositories/api-key.repository';
 export * from './repositories/viewer-session.repository';
 export * from './embedded-postgres';

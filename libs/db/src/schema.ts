@@ -55,6 +55,8 @@ export interface GraphsTable {
   stalled_seq: number | null;
   stalled_error: string | null;
   stalled_at: number | null;
+  /** What the graph's stored events weigh (sum of event_keys.bytes of held events; 0011). */
+  stored_bytes: Generated<number>;
 }
 
 export interface InboxTable {
@@ -68,6 +70,17 @@ export interface EventKeysTable {
   graph_id: number;
   key: string;
   seq: number;
+  /** The event's JSON size as stored at ingest (migration 0011). */
+  bytes: Generated<number>;
+}
+
+/** An account's overrides of the quota defaults; null: the deployment's default (0011). */
+export interface AccountQuotasTable {
+  account_id: number;
+  max_graphs: number | null;
+  max_bytes: number | null;
+  events_per_second: number | null;
+  updated: number;
 }
 
 export interface NodeRefsTable {
@@ -166,6 +179,7 @@ export interface MessagesTable {
 
 export interface Database {
   accounts: AccountsTable;
+  account_quotas: AccountQuotasTable;
   api_keys: ApiKeysTable;
   viewer_sessions: ViewerSessionsTable;
   graph_directory: GraphDirectoryTable;

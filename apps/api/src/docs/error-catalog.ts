@@ -101,6 +101,14 @@ export const ERROR_CATALOG: ErrorEntry[] = [
     fix: 'Send the whole request promptly.',
   },
   {
+    code: 'quota_exceeded',
+    status: 403,
+    type: 'invalid_request_error',
+    param: 'graph_key (graphs quota) or events (bytes quota)',
+    when: "Ingest that would take the account past a quota: a new graph beyond its graphs quota, or a batch whose events would take the bytes of the account's stored events past its bytes quota. Extra fields: quota (graphs or bytes), limit, usage, requested. Nothing of the batch is stored.",
+    fix: 'Send events to an existing graph, or wait for retention to trim old events; or have the operator raise the quota with graph-history accounts set-quota (or the ACCOUNT_MAX_GRAPHS / ACCOUNT_MAX_BYTES defaults). Retrying unchanged does not help.',
+  },
+  {
     code: 'graph_key_taken',
     status: 409,
     type: 'invalid_request_error',

@@ -8,6 +8,7 @@ import {
   maskApiKey,
 } from '@graph-history/domain';
 import { CliError } from '../cli-error';
+import { assertAccountName, existingAccount } from '../accounts/existing-account';
 
 export interface CreatedKey {
   key: string;
@@ -18,8 +19,6 @@ export interface CreatedKey {
 }
 
 export type RevokeOutcome = { revoked: true; key: ApiKeyRow } | { revoked: false; key: ApiKeyRow };
-
-const ACCOUNT_NAME = /^[^\s\p{C}](?:[^\p{C}]{0,98}[^\s\p{C}])?$/u;
 
 /** Issues, lists and revokes API keys. Keys are stored as SHA-256 hashes; the clear key is returned once. */
 export class KeyAdminService {
@@ -56,12 +55,7 @@ export class KeyAdminService {
   }
 
   async list(accountName: string): Promise<ApiKeyRow[]> {
-    assertAccountName(accountName);
-    const account = await this.accounts.findByName(accountName);
-    if (!account)
-      throw new CliError(
-        `No account is named ${JSON.stringify(accountName)}; create one with \`keys create --account NAME\`.`,
-      );
+    const account = await existingAccount(this.accounts, accountName);
     return this.keys.listByAccount(account.accountId);
   }
 
@@ -74,14 +68,6 @@ export class KeyAdminService {
     if (key.revoked !== null) return { revoked: false, key };
     await this.keys.revoke(keyId, this.now());
     return { revoked: true, key: (await this.keys.findById(keyId))! };
-  }
-}
-
-function assertAccountName(name: string): void {
-  if (!ACCOUNT_NAME.test(name)) {
-    throw new CliError(
-      `Invalid account name ${JSON.stringify(name)}: use 1 to 100 printable characters, without leading or trailing spaces.`,
-    );
   }
 }
 

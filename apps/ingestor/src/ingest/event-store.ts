@@ -5,8 +5,10 @@ import {
   GraphWriteRepository,
   InboxRepository,
   NodeRefRepository,
+  storedEventBodies,
   Transactions,
 } from '@graph-history/db';
+import { QuotaGuard } from '../quota/quota-guard';
 import { eventRejected, graphKeyTaken } from './ingest-errors';
 import { namedRefs, rawKey } from './named-refs';
 import { splitDuplicates } from './split-duplicates';
@@ -53,6 +55,7 @@ export class EventStore {
     private readonly inbox: InboxRepository,
     private readonly nodeRefs: NodeRefRepository,
     private readonly graphs: GraphWriteRepository,
+    private readonly quotas: QuotaGuard,
   ) {}
 
   async store(batch: EventBatch): Promise<StoredBatch> {
@@ -89,6 +92,8 @@ export class EventStore {
       Date.now(),
     );
     if (!validation.ok) throw eventRejected(fresh[validation.index]!.index, validation.rejection);
+    const bodies = storedEventBodies(validation.events);
+    if (bodies.total > 0) await this.quotas.checkBytes(batch.accountId, bodies.total);
 
     if (!graph || graph.ingestedSeq === null) {
       await this.createGraph(batch, trx);
@@ -107,8 +112,11 @@ export class EventStore {
       events: validation.events,
       refs: validation.refs,
       received: Date.now(),
+      bodies,
     });
-    return appended ? result : null;
+    if (!appended) return null;
+    this.quotas.stored(batch.accountId, bodies.total);
+    return result;
   }
 
   private remember(graphKey: string, { graphId, accountId }: GraphKeyOwner): void {
@@ -117,11 +125,12 @@ export class EventStore {
   }
 
   /**
-   * First write of a valid batch: creates `gph_<key>` (source watch) under the account, in the
-   * caller's transaction `trx` when it holds one, else in a transaction of its own.
+   * First write of a valid batch: creates `gph_<key>` (source watch) under the account, within
+   * its graphs quota, in the caller's transaction `trx` when it holds one, else in its own.
    */
   private async createGraph(batch: EventBatch, trx?: Db): Promise<void> {
     await this.transactions.run(async (t) => {
+      await this.quotas.checkNewGraph(batch.accountId, batch.graphKey, t);
       const graphs = this.graphs.in(t);
       const { graphId, accountId } = await graphs.claimKey(batch.graphKey, batch.accountId);
       if (accountId !== batch.accountId) return; // the next attempt answers graph_key_taken

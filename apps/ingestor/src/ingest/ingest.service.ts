@@ -32,6 +32,8 @@ export class IngestService {
       .catch((err: unknown) => {
         if (err instanceof ApiError && err.code === 'parameter_invalid')
           this.metrics.batchesRejected.inc();
+        if (err instanceof ApiError && err.code === 'quota_exceeded')
+          this.metrics.quotaRefusals.inc({ quota: String(err.extra.quota) });
         throw err;
       });
     this.metrics.eventsStored.inc(stored.accepted);

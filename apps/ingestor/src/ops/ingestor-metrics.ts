@@ -22,6 +22,13 @@ export class IngestorMetrics {
     registers: [this.registry],
   });
 
+  readonly quotaRefusals = new Counter({
+    name: 'graph_history_quota_refusals_total',
+    help: "Ingest requests refused because they would pass an account's quota (quota: graphs or bytes).",
+    labelNames: ['quota'],
+    registers: [this.registry],
+  });
+
   readonly eventsApplied = new Counter({
     name: 'graph_history_events_applied_total',
     help: 'Stored events applied to their graph (readable through the API).',

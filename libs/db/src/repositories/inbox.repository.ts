@@ -7,6 +7,7 @@ import { arrayLiteral } from './array-literal';
 import { insertRowsSql } from './insert-rows';
 import { RefStatus } from './node-ref.repository';
 import { isStorableText } from './storable-text';
+import { StoredEventBodies, storedEventBodies } from './stored-event-bodies';
 
 /** What ingest validation needs of a graph, read in one statement (one snapshot). */
 export interface IngestSnapshot {
@@ -27,6 +28,8 @@ export interface NewBatch {
   /** Refs the batch creates or ends, with their status after it. */
   refs: ReadonlyMap<string, RefStatus>;
   received: number;
+  /** `events` serialized (storedEventBodies), when the caller already did it; else done here. */
+  bodies?: StoredEventBodies;
 }
 
 /** The ingest side of a graph: its durable inbox, idempotency keys and known refs. */
@@ -70,27 +73,33 @@ export class InboxRepository extends Repository {
   /**
    * Stores a validated batch in ONE statement, only if the graph's ingested_seq is still
    * `afterSeq` (nothing was stored since the batch was validated): its inbox rows with their final
-   * seqs, their keys, the refs it creates or ends, and the new ingested_seq. False when another
-   * batch got in first and nothing was stored.
+   * seqs, their keys with each event's size, the refs it creates or ends, the new ingested_seq
+   * and the graph's stored bytes. False when another batch got in first and nothing was stored.
    */
   async appendIfUnchanged(graphId: number, batch: NewBatch): Promise<boolean> {
     const { afterSeq, events, refs, received } = batch;
+    const bodies = batch.bodies ?? storedEventBodies(events);
     const advanced = sql`exists (select 1 from advanced)`;
     const inbox = insertRowsSql(
       'inbox',
-      { graph_id: 'bigint', seq: 'bigint', body: 'jsonb', received: 'bigint' },
-      events.map((event, i) => ({
+      { graph_id: 'bigint', seq: 'bigint', body: 'jsonb text', received: 'bigint' },
+      events.map((_, i) => ({
         graph_id: graphId,
         seq: afterSeq + 1 + i,
-        body: event,
+        body: bodies.texts[i]!,
         received,
       })),
       advanced,
     );
     const keys = insertRowsSql(
       'event_keys',
-      { graph_id: 'bigint', key: 'text', seq: 'bigint' },
-      events.map((event, i) => ({ graph_id: graphId, key: event.key, seq: afterSeq + 1 + i })),
+      { graph_id: 'bigint', key: 'text', seq: 'bigint', bytes: 'int' },
+      events.map((event, i) => ({
+        graph_id: graphId,
+        key: event.key,
+        seq: afterSeq + 1 + i,
+        bytes: bodies.bytes[i]!,
+      })),
       advanced,
     );
     const refRows = insertRowsSql(
@@ -109,7 +118,8 @@ export class InboxRepository extends Repository {
       'gh_ingest_append',
       sql<{ advanced: number }>`with
         advanced as (
-          update graphs set ingested_seq = ${afterSeq + events.length}
+          update graphs set ingested_seq = ${afterSeq + events.length},
+            stored_bytes = stored_bytes + ${bodies.total}
           where graph_id = ${graphId} and ingested_seq = ${afterSeq} returning 1),
         new_inbox as (${inbox}),
         new_keys as (${keys}),

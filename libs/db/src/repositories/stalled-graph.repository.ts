@@ -93,11 +93,12 @@ export class StalledGraphRepository extends Repository {
       .where('graph_id', '=', graphId)
       .where('seq', '=', seq)
       .execute();
-    await this.db
+    const key = await this.db
       .deleteFrom('event_keys')
       .where('graph_id', '=', graphId)
       .where('seq', '=', seq)
-      .execute();
+      .returning('bytes')
+      .executeTakeFirst();
     // Through negative seqs, so that no intermediate row collides with the primary key.
     await sql`update inbox set seq = -seq where graph_id = ${graphId} and seq > ${seq}`.execute(
       this.db,
@@ -112,6 +113,7 @@ export class StalledGraphRepository extends Repository {
       .updateTable('graphs')
       .set((eb) => ({
         ingested_seq: eb('ingested_seq', '-', 1),
+        stored_bytes: eb('stored_bytes', '-', key?.bytes ?? 0),
         stalled_seq: null,
         stalled_error: null,
         stalled_at: null,

@@ -27,16 +27,20 @@ export class TrimRepository extends Repository {
    * task snapshot superseded by a newer one with seq in (from, to] — none of which an as_of >= to
    * can reach. Versions superseded at or before `from` went in earlier chunks. Messages sent and
    * waits ended before `to` go too (reads show those of the retained history only), and the
-   * idempotency keys of events older than the newest `keysKept` before `to`. Returns rows deleted.
+   * idempotency keys of events older than the newest `keysKept` before `to`. The graph's
+   * stored_bytes loses what the deleted events weigh (their keys' bytes). Returns rows deleted.
    * Its statements belong together: run it on a transaction (`in(trx)`).
    */
   async trimChunk(graphId: number, from: number, to: number, keysKept: number): Promise<number> {
-    const events = await this.db
-      .deleteFrom('events')
-      .where('graph_id', '=', graphId)
-      .where('seq', '>=', from)
-      .where('seq', '<', to)
-      .executeTakeFirst();
+    // What the deleted events weigh, read from their keys before the key cap may delete those.
+    const {
+      rows: [events],
+    } = await sql<{ deleted: number; bytes: number }>`with
+        deleted as (delete from events where graph_id = ${graphId} and seq >= ${from} and seq < ${to}
+                    returning 1)
+      select (select count(*)::int from deleted) as deleted,
+        (select coalesce(sum(bytes), 0)::bigint from event_keys
+         where graph_id = ${graphId} and seq >= ${from} and seq < ${to}) as bytes`.execute(this.db);
     const versions = await sql`delete from node_versions v
       using (select node_no, max(valid_from) as newest from node_versions
              where graph_id = ${graphId} and valid_from > ${from} and valid_from <= ${to}
@@ -67,14 +71,18 @@ export class TrimRepository extends Repository {
       .where('graph_id', '=', graphId)
       .where('seq', '<', to - keysKept)
       .executeTakeFirst();
+    // Last: the graph row stays unlocked for ingest and apply while the rows above go.
     await this.db
       .updateTable('graphs')
-      .set({ trimmed_seq: to })
+      .set((eb) => ({
+        trimmed_seq: to,
+        stored_bytes: eb('stored_bytes', '-', Number(events!.bytes)),
+      }))
       .where('graph_id', '=', graphId)
       .where('trimmed_seq', '<', to)
       .execute();
     return (
-      Number(events.numDeletedRows) +
+      events!.deleted +
       Number(versions.numAffectedRows ?? 0) +
       Number(snapshots.numAffectedRows ?? 0) +
       Number(messages.numDeletedRows) +
