@@ -52,6 +52,11 @@ export class ServiceProcess {
     return proc;
   }
 
+  /** Whether the process is still running. */
+  get alive(): boolean {
+    return !this.exited;
+  }
+
   /** Sends `signal` and resolves once the process has exited. */
   async kill(signal: NodeJS.Signals): Promise<void> {
     if (this.exited) return;
