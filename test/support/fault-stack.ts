@@ -46,7 +46,7 @@ export class FaultStack {
       `CREATE DATABASE ${DATABASE}`,
     ]);
     const url = postgres.url(DATABASE);
-    const db = createDb(url, { max: 2, onIdleError: () => undefined });
+    const db = createDb(url, { max: 2, onConnectionLost: () => undefined });
     await migrateToLatest(db);
     const { auth } = await createKey(db, 'faults');
     const [ingestPort, apiPort] = await twoFreePorts();
