@@ -7,6 +7,7 @@
  * was stored and applied exactly once. Clients re-send a batch until it is acknowledged, as the
  * CLI does. BENCH_FAULTS_* variables change sizes. Stops by itself (a few minutes at most).
  */
+import { loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { applyEvent, createGraphState } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
@@ -49,6 +50,9 @@ async function main(): Promise<void> {
   try {
     load.start();
     await sleep(STEADY_S * 1_000);
+    console.log(
+      `  before the faults: ${Math.round(load.ackedTotal / STEADY_S)} events/s acknowledged (load average ${loadavg()[0]!.toFixed(1)})`,
+    );
     await stack.postgres.stop();
     await stack.postgres.start();
     const [ingestAfterRestart, apiAfterRestart] = await serving();
