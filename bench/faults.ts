@@ -50,8 +50,9 @@ async function main(): Promise<void> {
   try {
     load.start();
     await sleep(STEADY_S * 1_000);
+    const ackedRate = Math.round(load.ackedTotal / STEADY_S);
     console.log(
-      `  before the faults: ${Math.round(load.ackedTotal / STEADY_S)} events/s acknowledged (load average ${loadavg()[0]!.toFixed(1)})`,
+      `  before the faults: ${ackedRate} events/s acknowledged (load average ${loadavg()[0]!.toFixed(1)})`,
     );
     await stack.postgres.stop();
     await stack.postgres.start();
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
       duplicated === 0 &&
       misapplied === 0;
     console.log(
-      `Target: Postgres restarted and stopped for ${OUTAGE_S} s under ${rate} events/s: both apps serving again within 5 s of its return (ingestor ${ingestAfterOutage} ms, API ${apiAfterOutage} ms after the outage; ${ingestAfterRestart} ms, ${apiAfterRestart} ms after the restart), ${lost} lost, ${duplicated} duplicated, no manual step: ${passed ? 'PASS' : 'FAIL'}`,
+      `Target: Postgres restarted and stopped for ${OUTAGE_S} s under ${rate} events/s offered (${ackedRate} acknowledged before the faults): both apps serving again within 5 s of its return (ingestor ${ingestAfterOutage} ms, API ${apiAfterOutage} ms after the outage; ${ingestAfterRestart} ms, ${apiAfterRestart} ms after the restart), ${lost} lost, ${duplicated} duplicated, no manual step: ${passed ? 'PASS' : 'FAIL'}`,
     );
   } finally {
     await load.abandon();
