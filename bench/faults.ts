@@ -13,7 +13,6 @@ import { applyEvent, createGraphState } from '@graph-history/domain';
 import { simulate } from '@graph-history/simulator';
 import { FaultStack } from '../test/support/fault-stack';
 import { RetryingLoad } from '../test/support/retrying-load';
-import { waitUntil } from '../test/support/wait';
 
 const setting = (name: string, fallback: number): number =>
   Number(process.env[`BENCH_FAULTS_${name}`] ?? fallback);
@@ -75,18 +74,7 @@ async function main(): Promise<void> {
 
     await sleep(2 * STEADY_S * 1_000);
     await load.stop();
-    await waitUntil(
-      'every acknowledged event applied',
-      async () => {
-        const rows = await stack.db
-          .selectFrom('graphs')
-          .select(['graph_key', 'applied_seq'])
-          .execute();
-        const applied = new Map(rows.map((r) => [r.graph_key, r.applied_seq]));
-        return graphs.every((g) => applied.get(g.graphKey) === load.acked.get(g.graphKey));
-      },
-      60_000,
-    ).catch((err: Error) => console.log(`  ${err.message}`));
+    await load.settle(stack.db, 60_000).catch((err: Error) => console.log(`  ${err.message}`));
 
     const { lost, duplicated, misapplied } = await compare(stack, graphs, load);
     const refusals = [...load.ingestRefusals, ...load.readRefusals];

@@ -1,7 +1,6 @@
 import { simulate } from '@graph-history/simulator';
 import { FaultStack } from '../support/fault-stack';
 import { RetryingLoad } from '../support/retrying-load';
-import { waitUntil } from '../support/wait';
 import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,21 +88,7 @@ describe('Postgres and Redis outages under load', () => {
     const logs = stack.apps.map((a) => a.logs()).join('\n');
     expect({ alive: stack.apps.map((a) => a.alive), logs }).toMatchObject({ alive: [true, true] });
     expect(logs).not.toMatch(/apply worker process exited|Emitted 'error' event/);
-    await waitUntil(
-      'every acknowledged event applied',
-      async () => {
-        const rows = await stack.db
-          .selectFrom('graphs')
-          .select(['graph_key', 'applied_seq'])
-          .execute();
-        return graphs.every(
-          (g) =>
-            rows.find((r) => r.graph_key === g.graphKey)?.applied_seq ===
-            load.acked.get(g.graphKey),
-        );
-      },
-      20_000,
-    );
+    await load.settle(stack.db, 20_000);
 
     expect(down).toMatchObject({
       read: { status: 503, errorType: 'api_error' },

@@ -1,4 +1,6 @@
+import type { Db } from '@graph-history/db';
 import type { WatchEvent } from '@graph-history/domain';
+import { waitUntil } from './wait';
 
 export interface LoadGraph {
   graphKey: string;
@@ -65,6 +67,19 @@ export class RetryingLoad {
   /** The events acknowledged for `graph`, in order. */
   ackedEvents(graph: LoadGraph): WatchEvent[] {
     return graph.events.slice(0, this.acked.get(graph.graphKey) ?? 0);
+  }
+
+  /** Waits until every graph's applied_seq is its acknowledged count. */
+  async settle(db: Db, timeoutMs: number): Promise<void> {
+    await waitUntil(
+      'every acknowledged event applied',
+      async () => {
+        const rows = await db.selectFrom('graphs').select(['graph_key', 'applied_seq']).execute();
+        const applied = new Map(rows.map((r) => [r.graph_key, r.applied_seq]));
+        return this.graphs.every((g) => applied.get(g.graphKey) === this.acked.get(g.graphKey));
+      },
+      timeoutMs,
+    );
   }
 
   get ackedTotal(): number {
