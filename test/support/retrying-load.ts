@@ -27,6 +27,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
  */
 export class RetryingLoad {
   readonly acked = new Map<string, number>();
+  /** When each acknowledged batch was (last) sent, and its size. */
+  private readonly ackedSends: { sentAt: number; events: number }[] = [];
   readonly ingestRefusals: Refusal[] = [];
   readonly readRefusals: Refusal[] = [];
   reads = 0;
@@ -82,6 +84,13 @@ export class RetryingLoad {
     );
   }
 
+  /** Events acknowledged in answer to requests sent between `from` and `to` (ms since epoch). */
+  ackedSentBetween(from: number, to: number): number {
+    return this.ackedSends
+      .filter((a) => a.sentAt >= from && a.sentAt < to)
+      .reduce((n, a) => n + a.events, 0);
+  }
+
   get ackedTotal(): number {
     return [...this.acked.values()].reduce((a, b) => a + b, 0);
   }
@@ -92,11 +101,15 @@ export class RetryingLoad {
     for (let i = 0; i < events.length && !this.stopped; i += batch) {
       const body = JSON.stringify({ events: events.slice(i, i + batch) });
       const url = `${this.ingestUrl}/ingest/v1/graphs/${graphKey}/events`;
+      let sentAt = Date.now();
       while (!(await this.call(url, 'POST', body, 202, this.ingestRefusals))) {
         if (this.abandoned) return;
         await sleep(retryMs);
+        sentAt = Date.now();
       }
-      this.acked.set(graphKey, Math.min(events.length, i + batch));
+      const acked = Math.min(events.length, i + batch);
+      this.ackedSends.push({ sentAt, events: acked - i });
+      this.acked.set(graphKey, acked);
       next += everyMs;
       await sleep(Math.max(0, next - performance.now()));
     }
