@@ -55,6 +55,7 @@ describe('Postgres and Redis outages under load', () => {
 
     await sleep(1_500);
     await stack.postgres.kill();
+    const postgresDownAt = Date.now();
     await sleep(1_000);
     const down = {
       read: await answer(`${stack.api.baseUrl}/api/v1/graphs`, stack.auth),
@@ -66,6 +67,7 @@ describe('Postgres and Redis outages under load', () => {
       ingestorReady: (await fetch(`${stack.ingestor.baseUrl}/readyz`)).status,
     };
     await sleep(3_000);
+    const ackedWhilePostgresDown = load.ackedSentBetween(postgresDownAt, Date.now());
     await stack.postgres.start();
     const afterKill = await serving();
 
@@ -99,6 +101,7 @@ describe('Postgres and Redis outages under load', () => {
     expect(Math.max(down.read.ms, down.ingest.ms)).toBeLessThan(5_000);
     for (const ms of [...afterRestart, ...afterKill, afterRedis, ...afterBoth])
       expect(ms).toBeLessThan(5_000);
+    expect(ackedWhilePostgresDown).toBe(0);
     expect(ackedDuringRedisOutage).toBeGreaterThan(0);
     // while Postgres was away, clients got envelopes, never a hang, a 500 or a dropped connection
     const refusals = [...load.ingestRefusals, ...load.readRefusals];

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -93,11 +93,22 @@ export class PostgresServer {
     await this.current?.stop(20_000, 'SIGINT');
   }
 
-  /** SIGKILL to the postmaster and its backends at once (a crash); start() recovers. */
+  /**
+   * SIGKILL to the server and its backends at once (its machine crashed); start() recovers. Each
+   * backend leads a process group of its own, so they are signalled one by one (Linux lists them
+   * in /proc; elsewhere, orphaned, they end themselves when they notice).
+   */
   async kill(): Promise<void> {
     const service = this.current;
     if (!service?.running) return;
-    process.kill(-service.pid!, 'SIGKILL'); // its own process group: the backends go with it
+    const pid = service.pid!;
+    for (const p of [pid, ...childPids(pid)]) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     await service.exited;
   }
 
@@ -156,4 +167,13 @@ export function postgresBinDir(): string {
   throw new CliError(
     'The fleet needs the Postgres server binaries (initdb, postgres, pg_basebackup): install them (`apt-get install postgresql`) or use docker-compose.fleet.yml.',
   );
+}
+
+function childPids(pid: number): number[] {
+  try {
+    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+    return list.split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
