@@ -65,9 +65,10 @@ async function main(): Promise<void> {
     const downAt = Date.now();
     await sleep(OUTAGE_S * 1_000);
     const refusedDuring = load.ingestRefusals.length;
+    const upAt = Date.now();
     await stack.postgres.start();
-    const ackedDuring = load.ackedSentBetween(downAt, Date.now());
     const [ingestAfterOutage, apiAfterOutage] = await serving();
+    const ackedDuring = load.ackedSentBetween(downAt, upAt);
     console.log(
       `  ${OUTAGE_S} s outage: ${ackedDuring} events acknowledged for requests sent while it was down (0 expected), ingest answered ${refusedDuring} refusals so far; serving again after its return: ingestor ${ingestAfterOutage} ms, API ${apiAfterOutage} ms`,
     );

@@ -5,7 +5,7 @@ import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** What a client gets from `url` now: status and whether the body is the error envelope. */
+/** What a client gets from `url` now: the status, the envelope's error type, how long it took. */
 async function answer(url: string, auth: string, init: RequestInit = {}) {
   const started = Date.now();
   const res = await fetch(url, {
@@ -18,12 +18,12 @@ async function answer(url: string, auth: string, init: RequestInit = {}) {
 }
 
 /**
- * Both BUILT apps (run `pnpm build` first) on a Postgres and a Redis of the test's own, under a
- * steady ingest and reads: Postgres restarted, then killed (SIGKILL) for a while and started
- * again, then Redis killed and started again, then both at once. Nothing is done to the apps: they must stay up,
- * answer 503 envelopes (not hang) while Postgres is away, serve again within 5 s of its return,
- * and end with every acknowledged event applied exactly once. (bench:faults does the same with a
- * 30 s outage at 500 events/s.)
+ * Both BUILT apps (run `pnpm build` first; the ingestor with an apply worker process) on a
+ * Postgres and a Redis of the test's own, under a steady ingest and reads: Postgres restarted,
+ * then killed (SIGKILL) for a while and started again, then Redis killed and started again, then
+ * both at once. Nothing is done to the apps: they must stay up, answer 503 envelopes (not hang)
+ * while Postgres is away, serve again within 5 s of its return, and end with every acknowledged
+ * event applied exactly once. (bench:faults does the same with a 30 s outage at 500 events/s.)
  */
 describe('Postgres and Redis outages under load', () => {
   let stack: FaultStack;
