@@ -3,7 +3,7 @@
 /**
  * `node -r ./bench/ts-hook.js bench/<name>.ts`: runs a TypeScript bench as is. Transpiles .ts with
  * @swc/core (as Jest does) and resolves `@graph-history/<lib>` to the built workspace package,
- * which the root package does not depend on.
+ * which the root package does not depend on, and `@graph-history/<app>/<path>` to the app's source.
  */
 const Module = require('node:module');
 const fs = require('node:fs');
@@ -16,7 +16,14 @@ const packageDir = (name) =>
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
   const lib = /^@graph-history\/([a-z-]+)$/.exec(request);
-  return resolve.call(this, lib ? packageDir(lib[1]) : request, parent, ...rest);
+  // an app's source file, as Jest maps it (`@graph-history/cli/fleet/free-port`)
+  const app = /^@graph-history\/(api|ingestor|cli)\/(.+)$/.exec(request);
+  const target = lib
+    ? packageDir(lib[1])
+    : app
+      ? path.join(root, 'apps', app[1], 'src', app[2])
+      : request;
+  return resolve.call(this, target, parent, ...rest);
 };
 
 require.extensions['.ts'] = (module, filename) => {

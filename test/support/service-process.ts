@@ -19,7 +19,7 @@ export class ServiceProcess {
   ) {
     const keep = (chunk: Buffer) => {
       this.output.push(chunk.toString());
-      if (this.output.length > 200) this.output.shift();
+      if (this.output.length > 1000) this.output.shift();
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
@@ -50,6 +50,11 @@ export class ServiceProcess {
       30_000,
     );
     return proc;
+  }
+
+  /** Whether the process is still running. */
+  get alive(): boolean {
+    return !this.exited;
   }
 
   /** Sends `signal` and resolves once the process has exited. */

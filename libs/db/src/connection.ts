@@ -17,24 +17,59 @@ const pgTypes: CustomTypesConfig = {
 
 export type Db = Kysely<Database>;
 
+/** How long a query waits for a connection (a new one, or a free one of a busy pool). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export interface DbOptions extends Partial<PoolConfig> {
-  /** Called when an idle pooled connection fails (e.g. Postgres restarted); the pool replaces it. */
-  onIdleError?: (err: Error) => void;
+  /**
+   * Called when a pooled connection fails (e.g. Postgres restarted), once per outage: again only
+   * after a new connection has been made. The pool replaces failed connections.
+   */
+  onConnectionLost?: (err: Error) => void;
   /** Which calls of a BatchedStatement share one statement (default: any). */
   batchScope?: BatchScope;
 }
 
-const logIdleError = (err: Error): void => {
-  process.stderr.write(`postgres: idle connection lost (${err.message}); it will be replaced\n`);
+const logConnectionLost = (err: Error): void => {
+  process.stderr.write(
+    `postgres: connection lost (${err.message}); reconnecting as work asks for connections\n`,
+  );
 };
 
 export function createDb(connectionString: string, options: DbOptions = {}): Db {
-  const { onIdleError = logIdleError, batchScope = 'database', ...pool } = options;
-  const pgPool = new Pool({ connectionString, max: 10, types: pgTypes, ...pool });
-  // Without a listener, an idle client's error would crash the process.
-  pgPool.on('error', onIdleError);
+  const { onConnectionLost = logConnectionLost, batchScope = 'database', ...pool } = options;
+  const pgPool = new Pool({
+    connectionString,
+    max: 10,
+    types: pgTypes,
+    // an unreachable server fails a request (503) instead of holding it; keepalives find dead peers
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    ...pool,
+  });
+  reportLostConnections(pgPool, onConnectionLost);
   nameMarkedStatements(pgPool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
   registerPool(db, pgPool, { batchScope });
   return db;
+}
+
+/**
+ * Without a listener, a connection's 'error' event crashes the process. pg-pool listens only on
+ * idle connections (and re-emits on the pool); a checked-out one (a transaction, the apply's
+ * locked session) gets a listener here: the statement in flight fails with the same error and
+ * whoever ran it handles it, and the pool discards the broken connection when it is released.
+ */
+function reportLostConnections(pool: Pool, report: (err: Error) => void): void {
+  let connected = true;
+  const lost = (err: Error) => {
+    if (!connected) return;
+    connected = false;
+    report(err);
+  };
+  pool.on('error', lost);
+  pool.on('connect', (client) => {
+    connected = true;
+    client.on('error', lost);
+  });
 }

@@ -141,6 +141,7 @@ async function runtime(
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new Client({ connectionString: adminUrl });
+  client.on('error', () => undefined); // a broken connection fails the query in flight instead
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [database]);

@@ -1,5 +1,6 @@
 export * from './schema';
 export * from './connection';
+export * from './connection-errors';
 export * from './writer-session';
 export * from './prepared-statement';
 export * from './named-statement';

@@ -5,6 +5,21 @@ import { toEnvelope } from './error-envelope';
 const logger = new Logger('Errors');
 
 /**
+ * Logs an answer that is our fault. A 503 (the database unreachable) is not logged per request:
+ * the lost connection is logged once by the pool (createDb), and /readyz reports the outage.
+ */
+export function logFailedRequest(
+  log: Logger,
+  status: number,
+  err: unknown,
+  requestId: string,
+): void {
+  if (status === 503)
+    log.debug({ requestId, reason: (err as Error)?.message }, 'database unreachable: 503');
+  else if (status >= 500) log.error({ err, requestId }, 'request failed');
+}
+
+/**
  * Answers `err` in the contract's envelope and logs what is our fault: the catch of
  * ErrorEnvelopeFilter, and of routes registered on Fastify directly (same bytes, same log).
  */
@@ -20,7 +35,7 @@ export function answerWithEnvelope(
     url: req.url,
     docBase,
   });
-  if (envelope.status >= 500) logger.error({ err, requestId: req.id }, 'request failed');
+  logFailedRequest(logger, envelope.status, err, String(req.id));
   if (reply.sent) return;
   reply.status(envelope.status).headers(envelope.headers).send(envelope.body);
 }

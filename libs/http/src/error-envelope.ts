@@ -1,29 +1,11 @@
 import { HttpException } from '@nestjs/common';
+import { isConnectionError } from '@graph-history/db';
 import { ApiError, ErrorBody, ErrorType, unknownUrl } from './api-error';
 
 export interface Envelope {
   status: number;
   headers: Record<string, string>;
   body: { error: ErrorBody };
-}
-
-const PG_UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'ETIMEDOUT',
-  'ECONNRESET',
-  '57P01',
-  '57P03',
-  '53300',
-]);
-
-function isDatabaseUnreachable(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code === 'string' && PG_UNREACHABLE.has(code)) return true;
-  const msg = err instanceof Error ? err.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(
-    msg,
-  );
 }
 
 /**
@@ -125,7 +107,7 @@ export function toEnvelope(
     (err as { statusCode: number }).statusCode < 500
   ) {
     e = fromFastify(err as { statusCode: number; code?: string; message: string });
-  } else if (isDatabaseUnreachable(err)) {
+  } else if (isConnectionError(err)) {
     e = new ApiError(
       503,
       'api_error',

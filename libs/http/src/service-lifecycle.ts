@@ -4,6 +4,7 @@ import {
   createDb,
   Db,
   DbOptions,
+  isConnectionError,
   migrateToLatest,
   resolveDatabaseUrl,
   stopEmbeddedPostgres,
@@ -12,8 +13,33 @@ import {
 /** The service's database (the embedded one when DATABASE_URL is unset), migrated to the latest. */
 export async function openMigratedDb(config: Config, options: DbOptions = {}): Promise<Db> {
   const db = createDb(await resolveDatabaseUrl(config), options);
-  await migrateToLatest(db);
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy().catch(() => undefined);
+    throw err;
+  }
   return db;
+}
+
+/**
+ * openMigratedDb, retried every second while Postgres is unreachable (said once): for a process
+ * started while it is away (an ingestor's apply worker respawned during an outage).
+ */
+export async function openMigratedDbOnceReachable(
+  config: Config,
+  options: DbOptions = {},
+): Promise<Db> {
+  for (let waiting = false; ; waiting = true) {
+    try {
+      return await openMigratedDb(config, options);
+    } catch (err) {
+      if (!isConnectionError(err)) throw err;
+      if (!waiting)
+        process.stderr.write(`postgres unreachable (${(err as Error).message}); waiting for it\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 /**

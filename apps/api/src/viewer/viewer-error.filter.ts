@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Config } from '@graph-history/config';
-import { CONFIG, toEnvelope } from '@graph-history/http';
+import { CONFIG, logFailedRequest, toEnvelope } from '@graph-history/http';
 import { publicBaseUrl } from '../public-urls';
 import { ViewerAssets } from './viewer-assets';
 import { viewerErrorPage } from './viewer-error-page';
@@ -34,7 +34,7 @@ export class ViewerErrorFilter implements ExceptionFilter {
       url: req.url,
       docBase: this.docBase,
     });
-    if (e.status >= 500) this.logger.error({ err, requestId }, 'request failed');
+    logFailedRequest(this.logger, e.status, err, requestId);
     if (reply.sent) return;
     reply
       .status(e.status)

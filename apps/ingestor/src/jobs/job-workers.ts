@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import { Config } from '@graph-history/config';
+import { isConnectionError } from '@graph-history/db';
 import { CONFIG, RedisClient, slotPrefix } from '@graph-history/http';
 import { ApplyJobHandler } from '../apply/apply-job.handler';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
@@ -62,10 +63,11 @@ export class JobWorkers {
     });
     worker.on('failed', (job, err) => {
       this.metrics.jobFailures.inc({ queue });
-      this.logger.error(
-        { err, queue, graphId: job?.data.graphId, attemptsMade: job?.attemptsMade },
-        'job failed',
-      );
+      const about = { queue, graphId: job?.data.graphId, attemptsMade: job?.attemptsMade };
+      // The pool logs the lost connection once; the job is retried (and swept) until it is back.
+      if (isConnectionError(err))
+        this.logger.warn({ ...about, reason: err.message }, 'job failed: database unreachable');
+      else this.logger.error({ err, ...about }, 'job failed');
     });
     // While Redis is away every reconnect attempt fails: one line per queue and minute is enough.
     let lastLogged = 0;

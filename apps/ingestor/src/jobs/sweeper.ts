@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Config } from '@graph-history/config';
-import { PendingWorkRepository } from '@graph-history/db';
+import { isConnectionError, PendingWorkRepository } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { ApplyProgress } from './apply-progress';
@@ -70,7 +70,11 @@ export class Sweeper {
   private tick(): void {
     if (this.running) return;
     this.running = this.sweep()
-      .catch((err: unknown) => this.logger.warn({ err }, 'sweep failed; retrying in a second'))
+      .catch((err: unknown) => {
+        // a lost database connection is logged once, by the pool
+        if (!isConnectionError(err))
+          this.logger.warn({ err }, 'sweep failed; retrying in a second');
+      })
       .finally(() => {
         this.running = undefined;
       });
