@@ -18,10 +18,11 @@ export function claudeProjectName(workingDir: string): string {
 }
 
 /**
- * A graph key (`[A-Za-z0-9_-]{1,64}`) for a project folder name. Long names keep their end (the
- * project's own name) plus a hash of the whole name, so different folders stay different graphs.
+ * The graph key watch derived for a project folder before keys had a secret tag (guessable, so
+ * another tenant could claim it first): kept only for projects already shared under it (see
+ * ProjectGraphKeys). Long names keep their end plus a hash of the whole name.
  */
-export function graphKeyFor(projectName: string): string {
+export function legacyGraphKeyFor(projectName: string): string {
   const cleaned = projectName.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
   if (cleaned === '') return 'claude-code';
   if (cleaned.length <= 64) return cleaned;
