@@ -164,6 +164,12 @@ export interface MessagesTable {
   created: number;
 }
 
+/** The one key public ids are sealed with (migration 0011). */
+export interface IdKeyTable {
+  id: Generated<number>;
+  key: Buffer;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -179,4 +185,5 @@ export interface Database {
   spawns: SpawnsTable;
   waits: WaitsTable;
   messages: MessagesTable;
+  id_key: IdKeyTable;
 }
