@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CliError } from '../cli-error';
-import { legacyGraphKeyFor } from './projects';
+import { inKeyCharacters, legacyGraphKeyFor } from './projects';
 
 /** Characters of a key's tag: 32 of them, so each carries 5 bits (ambiguous 0/1/l/o left out). */
 const TAG_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
@@ -66,7 +66,8 @@ export class ProjectGraphKeys {
 
 /** The folder name in graph-key characters, its end kept; `claude-code` when nothing is left. */
 export function slugOf(projectName: string): string {
-  const cleaned = projectName.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
-  const slug = cleaned.slice(-SLUG_MAX).replace(/^[-_]+/, '');
+  const slug = inKeyCharacters(projectName)
+    .slice(-SLUG_MAX)
+    .replace(/^[-_]+/, '');
   return slug === '' ? 'claude-code' : slug;
 }
