@@ -46,10 +46,10 @@ describe('viewer: hostile text', () => {
         right: true,
       });
     }
-    const widths = await page.evaluate(() => ({
+    const widths = (await page.evaluate(`({
       page: document.documentElement.scrollWidth,
-      header: document.querySelector('.top')!.scrollWidth,
-    }));
+      header: document.querySelector('.top').scrollWidth,
+    })`)) as { page: number; header: number };
     expect(widths.page).toBeLessThanOrEqual(WIDTH);
     expect(widths.header).toBeLessThanOrEqual(WIDTH);
     await screenshot(page, 'hostile-text-header');
@@ -59,12 +59,13 @@ describe('viewer: hostile text', () => {
     await page.locator('[role=treeitem]', { hasText: 'quarterly report' }).click();
     await page.locator('.node-panel .task-list').waitFor();
     const label = page.locator('[role=treeitem] .label bdi', { hasText: 'quarterly report' });
-    expect(await label.evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe('isolate');
-    const isolatedTexts = await page.evaluate(() =>
-      [...document.querySelectorAll('bdi.user-text')]
-        .filter((e) => getComputedStyle(e).unicodeBidi === 'isolate')
-        .map((e) => e.textContent),
-    );
+    const labelBidi = await page.evaluate(`getComputedStyle(
+      [...document.querySelectorAll('[role=treeitem] .label bdi')]
+        .find((e) => e.textContent.startsWith('quarterly report'))).unicodeBidi`);
+    expect(labelBidi).toBe('isolate');
+    const isolatedTexts = await page.evaluate(`[...document.querySelectorAll('bdi.user-text')]
+      .filter((e) => getComputedStyle(e).unicodeBidi === 'isolate')
+      .map((e) => e.textContent)`);
     for (const text of [
       PURPOSE,
       `summary${RLO}txt.exe`,
@@ -87,34 +88,33 @@ describe('viewer: hostile text', () => {
     await screenshot(page, 'hostile-text-session');
     // the check can fail: the same reason as a plain span with an override in it, as the page
     // showed it before, draws the time before the reason
-    await page.evaluate((rlo) => {
+    await page.evaluate(`{
       for (const bdi of document.querySelectorAll('.node-panel li bdi.user-text')) {
         const plain = document.createElement('span');
         plain.className = 'user-text';
-        plain.textContent = `${rlo}${bdi.textContent}`;
+        plain.textContent = '\u202E' + bdi.textContent;
         bdi.replaceWith(plain);
       }
-    }, RLO);
+    }`);
     await screenshot(page, 'hostile-text-not-isolated');
     expect(await afterReason(page)).toBe('before');
   });
 });
 
 /** Whether the wait's start time is drawn after (right of) its reason, or before it. */
-function afterReason(page: Page): Promise<'after' | 'before'> {
-  return page.evaluate((reason) => {
-    const bdi = [...document.querySelectorAll('.node-panel li .user-text')].find((e) =>
-      e.textContent!.endsWith(reason),
-    )!;
-    const walker = document.createTreeWalker(bdi.closest('li')!, NodeFilter.SHOW_TEXT);
-    let clock: Text | null = null;
+async function afterReason(page: Page): Promise<'after' | 'before'> {
+  return (await page.evaluate(`(() => {
+    const reason = [...document.querySelectorAll('.node-panel li .user-text')].find((e) =>
+      e.textContent.endsWith(${JSON.stringify(RTL_REASON)}),
+    );
+    const walker = document.createTreeWalker(reason.closest('li'), NodeFilter.SHOW_TEXT);
+    let clock = null;
     while (walker.nextNode())
-      if (/\d\d:\d\d:\d\d/.test(walker.currentNode.textContent!))
-        clock = walker.currentNode as Text;
+      if (/\\d\\d:\\d\\d:\\d\\d/.test(walker.currentNode.textContent)) clock = walker.currentNode;
     const range = document.createRange();
-    range.selectNodeContents(clock!);
-    return range.getBoundingClientRect().left >= bdi.getBoundingClientRect().right - 1
+    range.selectNodeContents(clock);
+    return range.getBoundingClientRect().left >= reason.getBoundingClientRect().right - 1
       ? 'after'
       : 'before';
-  }, RTL_REASON);
+  })()`)) as 'after' | 'before';
 }

@@ -2,9 +2,8 @@ import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
-import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { fireHook } from './support/fire-hook';
-import { type ApiNode, LiveStack } from './support/live-stack';
+import { type ApiNode, LiveStack, watchGraphKey } from './support/live-stack';
 import { TranscriptBuilder } from './support/transcript-builder';
 
 /**
@@ -19,7 +18,7 @@ describe('Claude Code hooks → watch → read API', () => {
   const suite = LiveStack.forSuite('watch-hooks');
 
   it('shows what hooks announce at once and reconciles it with the transcript', async () => {
-    GRAPH = await new ProjectGraphKeys(join(suite.tmp, 'data')).keyFor(PROJECT);
+    GRAPH = await watchGraphKey(suite.tmp, PROJECT);
     const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
     const inbox = join(suite.tmp, 'hooks');

@@ -2,9 +2,8 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
-import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { FIXTURES, fixtureLines } from './support/fixture-lines';
-import { type ApiNode, LiveStack } from './support/live-stack';
+import { type ApiNode, LiveStack, watchGraphKey } from './support/live-stack';
 import { transcriptFacts } from './support/transcript-facts';
 
 /**
@@ -24,7 +23,7 @@ describe('watch → ingestor → read API, live', () => {
   type NodeList = { data: ApiNode[] };
 
   it('shows appended transcript lines through the read API', async () => {
-    GRAPH = await new ProjectGraphKeys(join(suite.tmp, 'data')).keyFor(PROJECT);
+    GRAPH = await watchGraphKey(suite.tmp, PROJECT);
     const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
     const write = (lines: SourceLine[]) =>
