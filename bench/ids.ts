@@ -4,7 +4,14 @@
  * a random key. Prints microseconds per call, best of five rounds of 200,000 calls.
  */
 import { randomBytes } from 'node:crypto';
-import { decodeId, encodeId, encodeReadableId, nodeId, useIdKey } from '@graph-history/domain';
+import {
+  decodeId,
+  encodeId,
+  encodeReadableId,
+  nodeId,
+  nodeNoOf,
+  useIdKey,
+} from '@graph-history/domain';
 
 const CALLS = 200_000;
 const ROUNDS = 5;
@@ -29,3 +36,4 @@ best('decodeId of a sealed id', (i) => decodeId('node', sealed[i]!));
 best('encodeReadableId (before)', (i) => encodeReadableId('node', GRAPH, i + 1));
 best('decodeId of a readable id (still accepted)', (i) => decodeId('node', readable[i]!));
 best('nodeId, 1,000 nodes of one graph (cached)', (i) => nodeId(GRAPH, (i % 1_000) + 1));
+best('nodeNoOf, 1,000 sealed ids (cached)', (i) => nodeNoOf(sealed[i % 1_000]!));

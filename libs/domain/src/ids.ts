@@ -91,7 +91,10 @@ export function nodeId(graphId: number, nodeNo: number): string {
     nodeIds.ids = new Map();
   }
   let id = nodeIds.ids.get(nodeNo);
-  if (id === undefined) nodeIds.ids.set(nodeNo, (id = encodeId('node', graphId, nodeNo)));
+  if (id === undefined) {
+    nodeIds.ids.set(nodeNo, (id = encodeId('node', graphId, nodeNo)));
+    rememberNodeNo(id, nodeNo);
+  }
   return id;
 }
 export const eventId = (graphId: number, seq: number): string => encodeId('evt', graphId, seq);
@@ -109,9 +112,24 @@ export function graphKeyFromId(id: string): string | null {
   return isGraphKey(key) ? key : null;
 }
 
+/**
+ * Node numbers of the node ids decoded or encoded last (a node's record is rebuilt from its
+ * stored JSON, ids and all, on every read that expands objects: a lookup here instead of AES).
+ */
+const nodeNos = new Map<string, number>();
+
 /** The node number of a node id this code encoded (stored JSON), of either form. */
 export function nodeNoOf(id: string): number {
-  const decoded = decodeId('node', id);
-  if (decoded === null) throw new Error(`Not a node id: ${id.slice(0, 50)}`);
-  return decoded.n;
+  let no = nodeNos.get(id);
+  if (no === undefined) {
+    const decoded = decodeId('node', id);
+    if (decoded === null) throw new Error(`Not a node id: ${id.slice(0, 50)}`);
+    rememberNodeNo(id, (no = decoded.n));
+  }
+  return no;
+}
+
+function rememberNodeNo(id: string, no: number): void {
+  if (nodeNos.size >= NODE_IDS_KEPT) nodeNos.clear();
+  nodeNos.set(id, no);
 }
