@@ -5,7 +5,7 @@ import { openBlock, sealBlock } from './id-key';
  * graph's internal id and the node number / event sequence, so a lookup needs no id index and an
  * id of another graph is recognised without a query. The two numbers are sealed in one AES block
  * (id-key.ts), so an id reveals neither, nor any order: `<prefix>_<22 base64url characters>`.
- * Ids of the older, readable form (`node_3fwj0001`: graph 20,431, node 1) are still accepted.
+ * Ids of the older, readable form (`node_3fwj0001`: graph 20,611, node 1) are still accepted.
  */
 export type IdPrefix = 'node' | 'evt';
 
@@ -16,7 +16,8 @@ export type IdPrefix = 'node' | 'evt';
  */
 const TAG: Record<IdPrefix, number> = { node: 0x4e, evt: 0x45 };
 const SEALED_CHARS = 22;
-const SEALED = /^[A-Za-z0-9_-]{22}$/;
+// 16 bytes in base64url: the last character carries 2 bits, so only 4 of them are canonical
+const SEALED = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 const TWO_32 = 2 ** 32;
 const block = Buffer.alloc(16);
 
