@@ -8,8 +8,8 @@ const codePoint = (c: string): string =>
  * A string from a share (a title, purpose, summary, task, message, agent type…): shown in its own
  * bidirectional context (`<bdi>`: unicode-bidi isolate, direction from the text itself), so it
  * cannot reorder what surrounds it, and with its bidirectional control characters shown as what
- * they are (`⟨U+202E⟩`) instead of obeyed: `report` + U+202E + `gnp.exe` reads as written, not as `…exe.png`.
- * Right-to-left scripts still read right to left.
+ * they are (`⟨U+202E⟩`) instead of obeyed: `report` + U+202E + `gnp.exe` reads as written, not
+ * as `…exe.png`. Right-to-left scripts still read right to left.
  */
 export function UserText({ text }: { text: string | null | undefined }) {
   if (!text) return null;
