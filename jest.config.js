@@ -16,6 +16,7 @@ module.exports = {
   },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   globalSetup: '<rootDir>/test/global-setup.ts',
+  setupFiles: ['<rootDir>/test/id-key.ts'],
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,

@@ -38,6 +38,9 @@ export default async function globalSetup(): Promise<void> {
   const db = createDb(withDatabase(process.env.DATABASE_URL!, TEMPLATE_DB), { max: 1 });
   try {
     await migrateToLatest(db);
+    // every test database is a clone of the template, so it holds this id key (test/id-key.ts)
+    const { key } = await db.selectFrom('id_key').select('key').executeTakeFirstOrThrow();
+    process.env.GH_TEST_ID_KEY = key.toString('hex');
   } finally {
     await db.destroy();
   }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { createDb, Db, migrateToLatest } from '@graph-history/db';
+import { createDb, Db, loadIdKey, migrateToLatest } from '@graph-history/db';
 import { createKey } from '../../test/ingestor/support/api-keys';
 import { ACCOUNT, isSeeded, seed } from './api-seed';
 import { apiTargets, ApiTargets, mixedTargets } from './api-targets';
@@ -39,6 +39,7 @@ export async function openApiBench(): Promise<ApiBench> {
     await migrateToLatest(db);
     await seed(db);
   }
+  await loadIdKey(db);
   await vacuumReadTables(db);
   await ensureBaselineRows(db);
   const { auth } = await createKey(db, ACCOUNT);

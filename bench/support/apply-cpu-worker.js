@@ -15,6 +15,8 @@ const { simulate } = require(`${root}/libs/simulator/dist`);
 const domain = require(`${root}/libs/domain/dist`);
 const { appliedRows } = require(`${root}/libs/db/dist/repositories/applied-rows`);
 const { insertRowsSql } = require(`${root}/libs/db/dist/repositories/insert-rows`);
+// ids are sealed with a key of the database (checkouts since migration 0011): any key will do
+if (domain.useIdKey) domain.useIdKey(require('node:crypto').randomBytes(16));
 
 const GRAPHS = 50;
 const EVENTS = 2_000;

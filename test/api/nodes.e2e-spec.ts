@@ -1,3 +1,4 @@
+import { decodeId, encodeReadableId, type IdPrefix } from '@graph-history/domain';
 import { ApiHarness, Json } from './support/api-harness';
 import { EventScript } from './support/watch-events';
 
@@ -104,6 +105,34 @@ describe('read API: nodes', () => {
         param: 'as_of',
         first_event_id: evt[5],
       });
+    });
+
+    it('gives opaque ids only, and reads a node and an event by their ids of the older, readable form', async () => {
+      const readable = (prefix: IdPrefix, sealed: string) => {
+        const d = decodeId(prefix, sealed)!;
+        return encodeReadableId(prefix, d.graphId, d.n);
+      };
+      const everyId = (text: string) =>
+        [...text.matchAll(/"((?:node|evt)_[^"]*)"/g)].map((m) => m[1]!);
+      const byNew = await node('s/c', `?as_of=${evt[9]}`);
+      const ids = everyId(byNew.body);
+      expect(ids.length).toBeGreaterThan(4);
+      for (const i of ids) expect(i).toMatch(/^(node|evt)_[A-Za-z0-9_-]{22}$/);
+
+      const oldNode = readable('node', id['s/c']!);
+      const oldEvt = readable('evt', evt[9]!);
+      expect(oldNode).toMatch(/^node_[0-9a-z]+$/);
+      const byOld = await h.get(`/api/v1/graphs/gph_n/nodes/${oldNode}?as_of=${oldEvt}`);
+      expect(byOld.status).toBe(200);
+      expect(byOld.json).toEqual(byNew.json);
+      expect(byOld.json.id).toBe(id['s/c']);
+      expect(byOld.json.as_of_event_id).toBe(evt[9]);
+
+      const events = (after: string) =>
+        h.get(`/api/v1/graphs/gph_n/events?order=asc&limit=2&starting_after=${after}`);
+      const page = await events(evt[3]!);
+      expect(page.json.data.map((e: { id: string }) => e.id)).toEqual([evt[4], evt[5]]);
+      expect((await events(readable('evt', evt[3]!))).json.data).toEqual(page.json.data);
     });
 
     it('answers 404 resource_missing for unknown nodes and nodes of other graphs', async () => {

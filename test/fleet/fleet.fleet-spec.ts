@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { eventId } from '@graph-history/domain';
+import { createDb, loadIdKey } from '@graph-history/db';
 import { simulate } from '@graph-history/simulator';
 import { Fleet, startFleet } from '@graph-history/cli/fleet/fleet';
 import { CHECK_FALL, CHECK_INTER_MS } from '@graph-history/cli/fleet/haproxy';
@@ -42,6 +43,9 @@ describe('fleet', () => {
       },
     });
     admin = new FleetAdmin(fleet);
+    // the fleet's database has its own id key (migration 0012), not the template's
+    const db = createDb(fleet.postgres.primaryUrl, { max: 1 });
+    await loadIdKey(db).finally(() => db.destroy());
     await new IngestClient({ url: fleet.ingestUrl, key: fleet.key }).send(
       graph.graphKey,
       graph.events,

@@ -85,6 +85,31 @@ describe('POST /ingest/v1/graphs/{graph_key}/events', () => {
       expect(await inboxOf('taken')).toHaveLength(1);
     });
 
+    it("judges a batch to another account's key as one to a free key: the same 400, 409 only for a batch that would claim it", async () => {
+      expect((await post('held', { events: validRun('hd', 11) })).statusCode).toBe(202);
+      const bodies = {
+        // valid only against the holder's graph: its session and agent exist there
+        'the holder refs': [watchEvent('x-1', 'status', 'hd-s/a0', { state: 'idle' })],
+        'a bad event': [watchEvent('x-2', 'session.started', 'x-s', { title: 7 })],
+        // the holder stored this key: a duplicate there, a new session on a free key
+        'a key the holder stored': [watchEvent('hd-0', 'status', 'x-s', { state: 'idle' })],
+      };
+      for (const events of Object.values(bodies)) {
+        const onHeld = await post('held', { events }, other.auth);
+        const onFree = await post('never-claimed', { events }, other.auth);
+        expect({ status: onHeld.statusCode, error: onHeld.json().error }).toEqual({
+          status: onFree.statusCode,
+          error: onFree.json().error,
+        });
+        expect(onHeld.statusCode).toBe(400);
+      }
+      const taken = await post('held', { events: validRun('hx', 2) }, other.auth);
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json().error.message).not.toMatch(/owner|acme|account \w+ /i);
+      expect(await graphRow('never-claimed')).toBeUndefined();
+      expect(await inboxOf('held')).toHaveLength(11);
+    });
+
     it.each([
       ['bad.key', 'bad.key'],
       ['65 characters', 'k'.repeat(65)],

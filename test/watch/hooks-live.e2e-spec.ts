@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { fireHook } from './support/fire-hook';
-import { type ApiNode, LiveStack } from './support/live-stack';
+import { type ApiNode, LiveStack, watchGraphKey } from './support/live-stack';
 import { TranscriptBuilder } from './support/transcript-builder';
 
 /**
@@ -14,10 +14,11 @@ import { TranscriptBuilder } from './support/transcript-builder';
 describe('Claude Code hooks → watch → read API', () => {
   const SID = 'hooked-session';
   const PROJECT = '-home-USER-hooked';
-  const GRAPH = 'home-USER-hooked';
+  let GRAPH: string;
   const suite = LiveStack.forSuite('watch-hooks');
 
   it('shows what hooks announce at once and reconciles it with the transcript', async () => {
+    GRAPH = await watchGraphKey(suite.tmp, PROJECT);
     const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
     const inbox = join(suite.tmp, 'hooks');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { FIXTURES, fixtureLines } from './support/fixture-lines';
-import { LiveStack } from './support/live-stack';
+import { LiveStack, watchGraphKey } from './support/live-stack';
 import { type TranscriptFacts, transcriptFacts } from './support/transcript-facts';
 
 /**
@@ -33,6 +33,7 @@ describe('watch --once over real transcripts of several sessions, read back thro
     const warnings: string[] = [];
     const log = { info: () => undefined, warn: (m: string) => void warnings.push(m) };
     const options = suite.stack.watchOptions(suite.tmp, 'real', { once: true });
+    const graph = await watchGraphKey(suite.tmp, 'real');
     await new WatchRunner(claudeCodeAdapter, options, log).run(new AbortController().signal);
     expect(warnings).toEqual([]);
 
@@ -46,10 +47,10 @@ describe('watch --once over real transcripts of several sessions, read back thro
       );
     }, 0);
     const events = await suite.stack.until('every event', async () => {
-      const all = await suite.stack.events('real');
+      const all = await suite.stack.events(graph);
       return all.length === count ? all : undefined;
     });
-    const nodes = await suite.stack.nodes('real');
+    const nodes = await suite.stack.nodes(graph);
     const byId = new Map(nodes.map((n) => [n.id, n]));
     const factsOf = new Map<string, TranscriptFacts>(SESSIONS.map((s) => [s.id, s.facts]));
 
@@ -86,7 +87,7 @@ describe('watch --once over real transcripts of several sessions, read back thro
           .sort(),
       );
       const read = await suite.stack.read<{ tasks: { data: ApiTask[] } }>(
-        `/graphs/gph_real/nodes/${session.id}?expand[]=tasks`,
+        `/graphs/gph_${graph}/nodes/${session.id}?expand[]=tasks`,
       );
       expect(read.tasks.data.map((t) => t.status)).toEqual(
         (facts.lastTodos ?? []).map((t) => t.status),

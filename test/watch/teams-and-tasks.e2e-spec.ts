@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
-import { LiveStack } from './support/live-stack';
+import { LiveStack, watchGraphKey } from './support/live-stack';
 import {
   ANSWER,
   LEAD,
@@ -76,11 +76,12 @@ describe('watch: agent teams and task assignments, read back through the API', (
     cpSync(TEAMS_DIR, join(root, 'teams'), { recursive: true });
     const warnings: string[] = [];
     const options = suite.stack.watchOptions(root, 'p-once', { once: true });
+    const graph = await watchGraphKey(root, 'p-once');
     await new WatchRunner(claudeCodeAdapter, options, log(warnings)).run(
       new AbortController().signal,
     );
     const expected = expectedEvents([...lines, ...teamFileLines()]);
-    const { events, nodes, refOf, idOf, messages } = await readBack('p-once', expected.length);
+    const { events, nodes, refOf, idOf, messages } = await readBack(graph, expected.length);
     expect(events.map((e) => `${refOf.get(e.node_id)} ${e.type} ${e.created}`).sort()).toEqual(
       expected,
     );
@@ -107,17 +108,18 @@ describe('watch: agent teams and task assignments, read back through the API', (
     const warnings: string[] = [];
     const controller = new AbortController();
     const options = suite.stack.watchOptions(root, 'p-live', { windowMs: 200, pollMs: 100 });
+    const graph = await watchGraphKey(root, 'p-live');
     const running = new WatchRunner(claudeCodeAdapter, options, log(warnings)).run(
       controller.signal,
     );
     try {
       await suite.stack.until('the three teammates', async () => {
-        const agents = (await suite.stack.nodes('p-live')).filter((n) => n.kind === 'agent');
+        const agents = (await suite.stack.nodes(graph)).filter((n) => n.kind === 'agent');
         return agents.length === 3 ? agents : undefined;
       });
       cpSync(join(TEAMS_DIR, TEAM, 'inboxes'), join(team, 'inboxes'), { recursive: true });
       const { messages, refOf } = await suite.stack.until('both inbox messages', async () => {
-        const read = await readBack('p-live', 0);
+        const read = await readBack(graph, 0);
         return read.messages.length === 2 ? read : undefined;
       });
       expect(messages.map((m) => [refOf.get(m.from_id), refOf.get(m.to_id), m.created])).toEqual([
@@ -127,7 +129,7 @@ describe('watch: agent teams and task assignments, read back through the API', (
     } finally {
       controller.abort();
     }
-    expect((await running).get('p-live')).toMatchObject({ duplicates: 0, skipped: 0 });
+    expect((await running).get(graph)).toMatchObject({ duplicates: 0, skipped: 0 });
     expect(warnings).toEqual([]);
   }, 120_000);
 
@@ -136,12 +138,13 @@ describe('watch: agent teams and task assignments, read back through the API', (
     const b = new TranscriptBuilder(LEAD, '2.1.70'); // HAND-MADE lines
     writeLines(root, 'p-tasks', assignedTasks(b));
     const options = suite.stack.watchOptions(root, 'p-tasks', { once: true });
+    const graph = await watchGraphKey(root, 'p-tasks');
     await new WatchRunner(claudeCodeAdapter, options, log([])).run(new AbortController().signal);
     const tasks = await suite.stack.until('the last task update', async () => {
-      const [session] = await suite.stack.nodes('p-tasks');
+      const [session] = await suite.stack.nodes(graph);
       if (!session) return undefined;
       const read = await suite.stack.read<{ tasks: { data: ApiTask[] } }>(
-        `/graphs/gph_p-tasks/nodes/${session.id}?expand[]=tasks`,
+        `/graphs/gph_${graph}/nodes/${session.id}?expand[]=tasks`,
       );
       return read.tasks.data[0]?.status === 'in_progress' ? read.tasks.data : undefined;
     });

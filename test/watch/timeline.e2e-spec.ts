@@ -4,7 +4,7 @@ import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { appendOrder, interleavedSessions } from './support/interleaved-sessions';
-import { LiveStack } from './support/live-stack';
+import { LiveStack, watchGraphKey } from './support/live-stack';
 
 /**
  * One timeline per graph: two sessions of one project whose lines interleave in time are sent in
@@ -66,8 +66,9 @@ describe('watch sends a graph in the order of its transcripts’ own times', () 
     const totals = await new WatchRunner(claudeCodeAdapter, options('-once', true), log).run(
       new AbortController().signal,
     );
-    expect(totals.get('once')).toMatchObject({ sent: expected.length, duplicates: 0, skipped: 0 });
-    await expectTranscriptTimes('once');
+    const graph = await watchGraphKey(suite.tmp, '-once');
+    expect(totals.get(graph)).toMatchObject({ sent: expected.length, duplicates: 0, skipped: 0 });
+    await expectTranscriptTimes(graph);
     expect(warnings).toEqual([]);
   }, 120_000);
 
@@ -88,11 +89,11 @@ describe('watch sends a graph in the order of its transcripts’ own times', () 
         write('-live', copyFirst);
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
-      await expectTranscriptTimes('live');
+      await expectTranscriptTimes(await watchGraphKey(suite.tmp, '-live'));
     } finally {
       controller.abort();
     }
-    const totals = (await running).get('live')!;
+    const totals = (await running).get(await watchGraphKey(suite.tmp, '-live'))!;
     expect(totals).toMatchObject({ duplicates: 0, skipped: 0 });
     expect(warnings).toEqual([]);
   }, 120_000);

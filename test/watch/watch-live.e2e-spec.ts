@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { FIXTURES, fixtureLines } from './support/fixture-lines';
-import { type ApiNode, LiveStack } from './support/live-stack';
+import { type ApiNode, LiveStack, watchGraphKey } from './support/live-stack';
 import { transcriptFacts } from './support/transcript-facts';
 
 /**
@@ -13,7 +13,7 @@ import { transcriptFacts } from './support/transcript-facts';
 describe('watch → ingestor → read API, live', () => {
   const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
   const PROJECT = '-home-USER-projects-live';
-  const GRAPH = 'home-USER-projects-live';
+  let GRAPH: string;
   const suite = LiveStack.forSuite('watch-live');
 
   const read = <T>(path: string) => suite.stack.read<T>(path);
@@ -23,6 +23,7 @@ describe('watch → ingestor → read API, live', () => {
   type NodeList = { data: ApiNode[] };
 
   it('shows appended transcript lines through the read API', async () => {
+    GRAPH = await watchGraphKey(suite.tmp, PROJECT);
     const project = join(suite.tmp, 'projects', PROJECT);
     mkdirSync(project, { recursive: true });
     const write = (lines: SourceLine[]) =>

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
 import { WatchRunner, type WatchRunOptions } from '@graph-history/cli/watch/watch-runner';
+import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { FIXTURES, fixtureLines } from './support/fixture-lines';
 import { FakeIngest } from './support/fake-ingest';
 import { appendOrder } from './support/interleaved-sessions';
@@ -19,7 +20,6 @@ import { appendOrder } from './support/interleaved-sessions';
 const V2 = join(FIXTURES, 'v2-subagent-files');
 const V1 = join(FIXTURES, 'v1-inline-sidechains');
 const PROJECT = '-home-USER-projects-demo';
-const GRAPH = 'home-USER-projects-demo';
 
 function expectedEvents(dir: string): WatchEvent[] {
   const state = claudeCodeAdapter.initialState();
@@ -41,6 +41,9 @@ describe('WatchRunner', () => {
   const server = new FakeIngest();
   let url: string;
   let tmp: string;
+  /** The graph keys watch gives PROJECT and -path-to-Demo with this test's data folder. */
+  let GRAPH: string;
+  let DEMO: string;
   let info: string[];
   let warnings: string[];
   const log = {
@@ -66,8 +69,11 @@ describe('WatchRunner', () => {
     url = await server.start();
   });
   afterAll(() => server.stop());
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'gh-watch-'));
+    const keys = new ProjectGraphKeys(join(tmp, 'data'));
+    GRAPH = await keys.keyFor(PROJECT);
+    DEMO = await keys.keyFor('-path-to-Demo');
     server.graphs.clear();
     server.requests.length = 0;
     info = [];
@@ -107,8 +113,8 @@ describe('WatchRunner', () => {
     cpSync(V2, join(tmp, 'projects', PROJECT), { recursive: true });
     cpSync(V1, join(tmp, 'projects', '-path-to-Demo'), { recursive: true });
     await runOnce();
-    expect([...server.graphs.keys()].sort()).toEqual([GRAPH, 'path-to-Demo']);
-    expect(server.events('path-to-Demo')).toEqual(expectedEvents(V1));
+    expect([...server.graphs.keys()].sort()).toEqual([GRAPH, DEMO].sort());
+    expect(server.events(DEMO)).toEqual(expectedEvents(V1));
 
     server.graphs.clear();
     await runOnce({ graph: 'everything', fromStart: true });

@@ -34,3 +34,4 @@ export { isRoot, postgresSystemUser } from './embedded-postgres-root';
 export * from './replica-routing';
 export * from './repositories/replica-progress.repository';
 export * from './repositories/node-json-row';
+export * from './repositories/id-key.repository';

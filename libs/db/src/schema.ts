@@ -70,7 +70,7 @@ export interface EventKeysTable {
   graph_id: number;
   key: string;
   seq: number;
-  /** The event's JSON size as stored at ingest (migration 0011). */
+  /** The event's JSON size as stored at ingest (migration 0012). */
   bytes: Generated<number>;
 }
 
@@ -177,6 +177,12 @@ export interface MessagesTable {
   created: number;
 }
 
+/** The one key public ids are sealed with (migration 0012). */
+export interface IdKeyTable {
+  id: Generated<number>;
+  key: Buffer;
+}
+
 export interface Database {
   accounts: AccountsTable;
   account_quotas: AccountQuotasTable;
@@ -193,4 +199,5 @@ export interface Database {
   spawns: SpawnsTable;
   waits: WaitsTable;
   messages: MessagesTable;
+  id_key: IdKeyTable;
 }

@@ -1,15 +1,34 @@
+import { openBlock, sealBlock } from './id-key';
+
 /**
  * Public ids are opaque strings that decode to internal keys: `node_…` and `evt_…` carry the
  * graph's internal id and the node number / event sequence, so a lookup needs no id index and an
- * id of another graph is recognised without a query.
+ * id of another graph is recognised without a query. The two numbers are sealed in one AES block
+ * (id-key.ts), so an id reveals neither, nor any order: `<prefix>_<22 base64url characters>`.
+ * Ids of the older, readable form (`node_3fwj0001`: graph 20,611, node 1) are still accepted.
  */
 export type IdPrefix = 'node' | 'evt';
 
-const B36 = /^[0-9a-z]+$/;
+/**
+ * The block: a tag byte per prefix, the graph id in bytes 1-7, a zero byte, the number in bytes
+ * 9-15 (each below 2^53, so the top 3 bits of bytes 1 and 9 are zero: 22 bits an id of the wrong
+ * prefix, or any other string, has one chance in four million to pass).
+ */
+const TAG: Record<IdPrefix, number> = { node: 0x4e, evt: 0x45 };
+const SEALED_CHARS = 22;
+// 16 bytes in base64url: the last character carries 2 bits, so only 4 of them are canonical
+const SEALED = /^[A-Za-z0-9_-]{21}[AQgw]$/;
+const TWO_32 = 2 ** 32;
+const block = Buffer.alloc(16);
 
 export function encodeId(prefix: IdPrefix, graphId: number, n: number): string {
-  const g = graphId.toString(36);
-  return `${prefix}_${g.length.toString(36)}${g}${n.toString(36).padStart(4, '0')}`;
+  block[0] = TAG[prefix];
+  block.writeUIntBE(Math.floor(graphId / TWO_32), 1, 3);
+  block.writeUInt32BE(graphId >>> 0, 4);
+  block[8] = 0;
+  block.writeUIntBE(Math.floor(n / TWO_32), 9, 3);
+  block.writeUInt32BE(n >>> 0, 12);
+  return `${prefix}_${sealBlock(block).toString('base64url')}`;
 }
 
 export interface DecodedId {
@@ -17,9 +36,35 @@ export interface DecodedId {
   n: number;
 }
 
+/** The graph id and number of a node or event id, of either form; null when it is none. */
 export function decodeId(prefix: IdPrefix, id: string): DecodedId | null {
   if (typeof id !== 'string' || id.length > 40 || !id.startsWith(`${prefix}_`)) return null;
   const body = id.slice(prefix.length + 1);
+  return body.length === SEALED_CHARS ? unseal(prefix, body) : decodeReadableId(prefix, body);
+}
+
+/** `id` (decoded as `d`) in the sealed form: itself, or an id of the readable form sealed. */
+export const sealedIdOf = (prefix: IdPrefix, id: string, d: DecodedId): string =>
+  id.length === prefix.length + 1 + SEALED_CHARS ? id : encodeId(prefix, d.graphId, d.n);
+
+function unseal(prefix: IdPrefix, body: string): DecodedId | null {
+  if (!SEALED.test(body)) return null;
+  const b = openBlock(Buffer.from(body, 'base64url'));
+  if (b[0] !== TAG[prefix] || b[8] !== 0 || b[1]! > 0x1f || b[9]! > 0x1f) return null;
+  const graphId = b.readUIntBE(1, 3) * TWO_32 + b.readUInt32BE(4);
+  const n = b.readUIntBE(9, 3) * TWO_32 + b.readUInt32BE(12);
+  return graphId < 1 || n < 1 ? null : { graphId, n };
+}
+
+const B36 = /^[0-9a-z]+$/;
+
+/** The older form: base-36 length of the graph part, the graph id, the number (4+ digits). */
+export function encodeReadableId(prefix: IdPrefix, graphId: number, n: number): string {
+  const g = graphId.toString(36);
+  return `${prefix}_${g.length.toString(36)}${g}${n.toString(36).padStart(4, '0')}`;
+}
+
+function decodeReadableId(prefix: IdPrefix, body: string): DecodedId | null {
   if (!B36.test(body)) return null;
   const glen = parseInt(body[0]!, 36);
   const g = body.slice(1, 1 + glen);
@@ -30,7 +75,7 @@ export function decodeId(prefix: IdPrefix, id: string): DecodedId | null {
   const num = parseInt(n, 36);
   if (!Number.isSafeInteger(graphId) || !Number.isSafeInteger(num) || graphId < 1 || num < 1)
     return null;
-  if (encodeId(prefix, graphId, num) !== id) return null;
+  if (encodeReadableId(prefix, graphId, num) !== `${prefix}_${body}`) return null;
   return { graphId, n: num };
 }
 
@@ -47,7 +92,10 @@ export function nodeId(graphId: number, nodeNo: number): string {
     nodeIds.ids = new Map();
   }
   let id = nodeIds.ids.get(nodeNo);
-  if (id === undefined) nodeIds.ids.set(nodeNo, (id = encodeId('node', graphId, nodeNo)));
+  if (id === undefined) {
+    nodeIds.ids.set(nodeNo, (id = encodeId('node', graphId, nodeNo)));
+    rememberNodeNo(id, nodeNo);
+  }
   return id;
 }
 export const eventId = (graphId: number, seq: number): string => encodeId('evt', graphId, seq);
@@ -65,8 +113,24 @@ export function graphKeyFromId(id: string): string | null {
   return isGraphKey(key) ? key : null;
 }
 
-/** The node number of a node id this code encoded (stored JSON): no checks, see decodeId. */
+/**
+ * Node numbers of the node ids decoded or encoded last (a node's record is rebuilt from its
+ * stored JSON, ids and all, on every read that expands objects: a lookup here instead of AES).
+ */
+const nodeNos = new Map<string, number>();
+
+/** The node number of a node id this code encoded (stored JSON), of either form. */
 export function nodeNoOf(id: string): number {
-  // `node_`, the graph part's length (one base-36 digit), the graph part, the number
-  return parseInt(id.slice(6 + parseInt(id[5]!, 36)), 36);
+  let no = nodeNos.get(id);
+  if (no === undefined) {
+    const decoded = decodeId('node', id);
+    if (decoded === null) throw new Error(`Not a node id: ${id.slice(0, 50)}`);
+    rememberNodeNo(id, (no = decoded.n));
+  }
+  return no;
+}
+
+function rememberNodeNo(id: string, no: number): void {
+  if (nodeNos.size >= NODE_IDS_KEPT) nodeNos.clear();
+  nodeNos.set(id, no);
 }

@@ -1,4 +1,5 @@
 export * from './ids';
+export * from './id-key';
 export * from './node';
 export * from './graph-counts';
 export * from './event';

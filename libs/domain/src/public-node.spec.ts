@@ -1,5 +1,8 @@
 import { Harness } from './__tests__/harness';
+import { encodeId } from './ids';
 import { isStale, toPublicNode } from './public-node';
+
+const node7 = (n: number) => encodeId('node', 7, n);
 
 describe('toPublicNode', () => {
   it('maps node numbers to node ids and the graph key to the graph id', () => {
@@ -9,14 +12,14 @@ describe('toPublicNode', () => {
     const node = toPublicNode(7, h.rec('S'), 'my-share');
     expect(Object.keys(node).slice(0, 2)).toEqual(['id', 'graph_id']);
     expect(node).toMatchObject({
-      id: 'node_170001',
+      id: node7(1),
       graph_id: 'gph_my-share',
-      root_id: 'node_170001',
-      blocked: { on_ids: ['node_170002'], node_count: 1 },
+      root_id: node7(1),
+      blocked: { on_ids: [node7(2)], node_count: 1 },
     });
     expect(toPublicNode(7, h.rec('S/a'), 'my-share')).toMatchObject({
-      parent_id: 'node_170001',
-      requested_by_id: 'node_170001',
+      parent_id: node7(1),
+      requested_by_id: node7(1),
     });
   });
 

@@ -2,11 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WatchRunOptions } from '@graph-history/cli/watch/watch-runner';
+import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { type TestDatabase, createTestDatabase } from '../../support/test-database';
 import { type TestKey, createKey } from '../../ingestor/support/api-keys';
 import { deleteQueueKeys, uniqueQueuePrefix } from '../../ingestor/support/ingestor-harness';
 import { twoFreePorts } from '../../support/free-port';
 import { ServiceProcess } from '../../support/service-process';
+
+/** The graph key watch gives `project` with the data folder of `watchOptions(tmp, …)`. */
+export const watchGraphKey = (tmp: string, project: string): Promise<string> =>
+  new ProjectGraphKeys(join(tmp, 'data')).keyFor(project);
 
 export interface ApiNode {
   id: string;

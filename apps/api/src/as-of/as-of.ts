@@ -1,4 +1,4 @@
-import { decodeId } from '@graph-history/domain';
+import { decodeId, sealedIdOf } from '@graph-history/domain';
 import { parameterInvalid, resourceMissing } from '@graph-history/http';
 import { QueryParams } from '../query/query-params';
 import { quote } from '../query/query-values';
@@ -25,7 +25,8 @@ export function readAsOf(q: QueryParams): AsOf {
   if (raw.startsWith('evt_')) {
     const id = decodeId('evt', raw);
     if (!id) throw resourceMissing('as_of', `No such event: ${quote(raw)}.`);
-    return { kind: 'event', graphId: id.graphId, seq: id.n, id: raw };
+    // an id of the older, readable form is answered with the event's id (as_of_event_id)
+    return { kind: 'event', graphId: id.graphId, seq: id.n, id: sealedIdOf('evt', raw, id) };
   }
   throw parameterInvalid(
     'as_of',

@@ -17,12 +17,17 @@ export function claudeProjectName(workingDir: string): string {
   return resolve(workingDir).replace(/[^A-Za-z0-9]/g, '-');
 }
 
+/** A folder name in graph-key characters: other runs become `-`, `-`/`_` at either end go. */
+export const inKeyCharacters = (name: string): string =>
+  name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
+
 /**
- * A graph key (`[A-Za-z0-9_-]{1,64}`) for a project folder name. Long names keep their end (the
- * project's own name) plus a hash of the whole name, so different folders stay different graphs.
+ * The graph key watch derived for a project folder before keys had a secret tag (guessable, so
+ * another tenant could claim it first): kept only for projects already shared under it (see
+ * ProjectGraphKeys). Long names keep their end plus a hash of the whole name.
  */
-export function graphKeyFor(projectName: string): string {
-  const cleaned = projectName.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
+export function legacyGraphKeyFor(projectName: string): string {
+  const cleaned = inKeyCharacters(projectName);
   if (cleaned === '') return 'claude-code';
   if (cleaned.length <= 64) return cleaned;
   const hash = createHash('sha256').update(projectName).digest('hex').slice(0, 8);

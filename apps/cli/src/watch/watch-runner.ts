@@ -13,7 +13,7 @@ import { EventSender, type SendTotals } from './event-sender';
 import { GraphTimeline } from './graph-timeline';
 import { HookInbox } from './hook-inbox';
 import type { ReadLimits } from './line-reader';
-import { graphKeyFor } from './projects';
+import { ProjectGraphKeys } from './project-graph-keys';
 import { defaultTeamsDir, teamFolders } from './team-folders';
 import type { WatchLog } from './watch-log';
 import { WatchStateStore } from './watch-state';
@@ -59,6 +59,7 @@ export function viewerUrl(base: string, graphKey: string): string {
 export class WatchRunner<S, P extends TimedLine> {
   private readonly timelines = new Map<string, GraphTimeline<S, P>>();
   private readonly client: IngestClient;
+  private readonly graphKeys: ProjectGraphKeys;
   private target: WatchTarget | undefined;
   private changes: ChangeSignal | undefined;
 
@@ -68,6 +69,7 @@ export class WatchRunner<S, P extends TimedLine> {
     private readonly log: WatchLog,
     readonly stats: WatchStats = emptyStats(),
   ) {
+    this.graphKeys = new ProjectGraphKeys(options.dataDir);
     this.client = new IngestClient({
       url: options.url,
       key: options.key,
@@ -200,7 +202,7 @@ export class WatchRunner<S, P extends TimedLine> {
   private async discoverProjects(target: WatchTarget): Promise<void> {
     for (const dir of await projectDirs(target)) {
       if ([...this.timelines.values()].some((t) => t.owns(dir))) continue;
-      const graphKey = this.options.graph ?? graphKeyFor(basename(dir));
+      const graphKey = this.options.graph ?? (await this.graphKeys.keyFor(basename(dir)));
       let timeline = this.timelines.get(graphKey);
       if (!timeline) {
         timeline = new GraphTimeline<S, P>({

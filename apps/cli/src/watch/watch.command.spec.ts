@@ -6,7 +6,8 @@ import { FIXTURES } from '../../../../test/watch/support/fixture-lines';
 import { FakeIngest } from '../../../../test/watch/support/fake-ingest';
 import { CliError } from '../cli-error';
 import type { CliIo } from '../io';
-import { claudeProjectName, graphKeyFor, resolveProjectDir } from './projects';
+import { ProjectGraphKeys } from './project-graph-keys';
+import { claudeProjectName, resolveProjectDir } from './projects';
 import { registerWatchCommand } from './watch.command';
 import { captureIo } from '../../../../test/watch/support/capture-io';
 
@@ -41,12 +42,14 @@ describe('graph-history watch', () => {
       PUBLIC_URL: 'https://share.example.com',
     });
     await watch(io, '--once', '--dir', projects, '--project', '/path/to/Demo', '--url', url);
-    const events = server.events('path-to-Demo');
+    const key = await new ProjectGraphKeys(join(tmp, 'data')).keyFor('-path-to-Demo');
+    expect(key).toMatch(/^path-to-Demo-[a-z2-9]{10}$/);
+    const events = server.events(key);
     expect(events.length).toBeGreaterThan(0);
     expect(io.out()).toBe(
-      `Sharing ${join(projects, '-path-to-Demo')} as graph path-to-Demo: https://share.example.com/graphs/gph_path-to-Demo\n` +
+      `Sharing ${join(projects, '-path-to-Demo')} as graph ${key}: https://share.example.com/graphs/gph_${key}\n` +
         `Found 1 session in the project folder ${join(projects, '-path-to-Demo')}.\n` +
-        `graph path-to-Demo: ${events.length} events sent, ${events.length} new, 0 already there.\n`,
+        `graph ${key}: ${events.length} events sent, ${events.length} new, 0 already there.\n`,
     );
     expect(io.err()).toBe('');
   });
@@ -77,7 +80,8 @@ describe('graph-history watch', () => {
     const io = captureIo({ DATA_DIR: join(tmp, 'data'), GRAPH_HISTORY_URL: url });
     await watch(io, '--once', '--dir', pick(projects), '--key', server.apiKey);
     expect(io.out()).toMatch(found);
-    expect(server.events('demo').length).toBeGreaterThan(0);
+    const demo = await new ProjectGraphKeys(join(tmp, 'data')).keyFor('demo');
+    expect(server.events(demo).length).toBeGreaterThan(0);
     expect(server.graphs.size).toBe(graphs);
     expect(io.err()).toBe('');
   });
@@ -134,18 +138,6 @@ describe('graph-history watch', () => {
 });
 
 describe('project folders and graph keys', () => {
-  it('derives a valid graph key from any folder name, keeping the project name', () => {
-    expect(graphKeyFor('-home-USER-projects-spotter-worktrees-spotter-a0y')).toBe(
-      'home-USER-projects-spotter-worktrees-spotter-a0y',
-    );
-    const long = graphKeyFor(`-home-${'x'.repeat(80)}-my-project`);
-    expect(long).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-    expect(long).toMatch(/-my-project-[0-9a-f]{8}$/);
-    expect(graphKeyFor(`-home-${'y'.repeat(80)}-my-project`)).not.toBe(long);
-    expect(graphKeyFor('...')).toBe('claude-code');
-    expect(graphKeyFor('été ünïcode')).toBe('t-n-code');
-  });
-
   it('finds a project by folder name, folder path or working directory', () => {
     expect(claudeProjectName('/home/me/my.app')).toBe('-home-me-my-app');
     expect(resolveProjectDir('/p', '-home-me-app')).toBe('/p/-home-me-app');

@@ -118,7 +118,7 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
     )
     .option(
       '--graph <key>',
-      'graph key to share into (default: derived from each project folder name)',
+      'graph key to share into (default: the project folder name plus a tag only this machine can derive)',
     )
     .option(
       '--url <url>',

@@ -81,34 +81,38 @@ export class EventStore {
     const owner = this.owners.get(batch.graphKey);
     const graph = await this.inbox.in(trx).snapshot(batch.graphKey, keys, names, owner);
     if (graph && !owner) this.remember(batch.graphKey, graph);
-    if (graph && graph.accountId !== batch.accountId) throw graphKeyTaken(batch.graphKey);
+    // Another account's graph is judged as a free key is (nothing stored): an invalid batch gets
+    // the same 400 either way, and only a batch that would claim a free key learns it is taken.
+    const foreign = graph !== null && graph.accountId !== batch.accountId;
+    const own = foreign ? null : graph;
 
-    const { fresh, duplicates } = splitDuplicates(batch.events, graph?.keys ?? new Set());
-    const known: KnownRefs = new Map(names.map((ref) => [ref, graph?.refs.get(ref) ?? null]));
+    const { fresh, duplicates } = splitDuplicates(batch.events, own?.keys ?? new Set());
+    const known: KnownRefs = new Map(names.map((ref) => [ref, own?.refs.get(ref) ?? null]));
     const validation = await validateWithStoredRefs(
       fresh.map((f) => f.raw),
       known,
-      async (missing) => (graph ? this.nodeRefs.in(trx).find(graph.graphId, missing) : new Map()),
+      async (missing) => (own ? this.nodeRefs.in(trx).find(own.graphId, missing) : new Map()),
       Date.now(),
     );
     if (!validation.ok) throw eventRejected(fresh[validation.index]!.index, validation.rejection);
+    if (foreign) throw graphKeyTaken(batch.graphKey);
     const bodies = storedEventBodies(validation.events);
     if (bodies.total > 0) await this.quotas.checkBytes(batch.accountId, bodies.total);
 
-    if (!graph || graph.ingestedSeq === null) {
+    if (!own || own.ingestedSeq === null) {
       await this.createGraph(batch, trx);
       return null;
     }
     const result: StoredBatch = {
-      graphId: graph.graphId,
+      graphId: own.graphId,
       accepted: validation.events.length,
       duplicates,
       lastKey: rawKey(batch.events[batch.events.length - 1]) ?? null,
-      ingestedSeq: graph.ingestedSeq + validation.events.length,
+      ingestedSeq: own.ingestedSeq + validation.events.length,
     };
     if (result.accepted === 0) return result;
-    const appended = await this.inbox.in(trx).appendIfUnchanged(graph.graphId, {
-      afterSeq: graph.ingestedSeq,
+    const appended = await this.inbox.in(trx).appendIfUnchanged(own.graphId, {
+      afterSeq: own.ingestedSeq,
       events: validation.events,
       refs: validation.refs,
       received: Date.now(),

@@ -1,5 +1,6 @@
 import type { GraphEvent } from '../api/types';
 import { clock, valueText } from '../model/format';
+import { UserText } from './user-text';
 
 interface Props {
   event: GraphEvent;
@@ -25,7 +26,7 @@ export function EventChanges({ event: e, nameOf, onSelectNode, onShowMoment }: P
         <div key={c.node_id} class="change">
           <p>
             <button type="button" class="link" onClick={() => onSelectNode(c.node_id)}>
-              {nameOf(c.node_id)}
+              <UserText text={nameOf(c.node_id)} />
             </button>
             {c.created ? ' (created)' : ''}
           </p>
@@ -41,11 +42,15 @@ export function EventChanges({ event: e, nameOf, onSelectNode, onShowMoment }: P
               {Object.entries(c.fields).map(([k, v]) => (
                 <tr key={k}>
                   <th scope="row">{k}</th>
-                  <td class="from">{valueText(v.from)}</td>
+                  <td class="from">
+                    <UserText text={valueText(v.from)} />
+                  </td>
                   <td class="arrow" aria-label="to">
                     →
                   </td>
-                  <td class="to">{valueText(v.to)}</td>
+                  <td class="to">
+                    <UserText text={valueText(v.to)} />
+                  </td>
                 </tr>
               ))}
             </tbody>

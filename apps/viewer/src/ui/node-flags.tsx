@@ -1,4 +1,5 @@
 import type { Node } from '../api/types';
+import { isolated, UserText } from './user-text';
 
 /** What needs a look: blocked (and deadlocked), attention, stale, background. */
 export function NodeFlags({ node: n, nameOf }: { node: Node; nameOf: (id: string) => string }) {
@@ -8,15 +9,15 @@ export function NodeFlags({ node: n, nameOf }: { node: Node; nameOf: (id: string
       {b && (
         <span
           class={`flag ${b.cycle ? 'cycle' : 'blocked'}`}
-          title={`waiting on ${b.on_ids.map(nameOf).join(', ')}`}
+          title={`waiting on ${b.on_ids.map((id) => isolated(nameOf(id))).join(', ')}`}
         >
           {b.cycle ? 'cycle' : 'blocked'}
           {b.on_ids.length > 1 ? ` ×${b.on_ids.length}` : ''}
         </span>
       )}
       {n.attention && (
-        <span class="flag attention" title={n.attention.message ?? n.attention.reason}>
-          ⚑ {n.attention.reason}
+        <span class="flag attention" title={isolated(n.attention.message ?? n.attention.reason)}>
+          ⚑ <UserText text={n.attention.reason} />
         </span>
       )}
       {n.stale && <span class="flag stale">stale</span>}

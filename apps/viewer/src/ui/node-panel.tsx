@@ -3,6 +3,7 @@ import type { NodeDetail } from '../api/types';
 import { clock, dateTime, duration, nodeName, plural } from '../model/format';
 import { NodeFlags } from './node-flags';
 import { StateBadge } from './state-badge';
+import { UserText } from './user-text';
 
 interface Props {
   graphId: string;
@@ -26,7 +27,7 @@ function NodeLink({
 }) {
   return (
     <button type="button" class="link" onClick={() => onSelect(id)}>
-      {nameOf(id)}
+      <UserText text={nameOf(id)} />
     </button>
   );
 }
@@ -39,7 +40,7 @@ export function NodePanel(p: Props) {
   return (
     <section class="panel node-panel" aria-labelledby="node-panel-title">
       <header class="panel-head">
-        <h2 id="node-panel-title">{n ? nodeName(n) : 'Node'}</h2>
+        <h2 id="node-panel-title">{n ? <UserText text={nodeName(n)} /> : 'Node'}</h2>
         <button type="button" class="close" onClick={p.onClose} aria-label="Close node panel (Esc)">
           ✕
         </button>
@@ -54,11 +55,14 @@ export function NodePanel(p: Props) {
             <dt>kind</dt>
             <dd>
               {n.kind}
-              {n.agent_type ? ` · ${n.agent_type}` : ''}
+              {n.agent_type ? ' · ' : ''}
+              <UserText text={n.agent_type} />
             </dd>
             <dt>ref</dt>
             <dd>
-              <code>{n.provider_ref}</code>
+              <code>
+                <UserText text={n.provider_ref} />
+              </code>
             </dd>
             <dt>started</dt>
             <dd>{dateTime(n.created)}</dd>
@@ -93,8 +97,9 @@ export function NodePanel(p: Props) {
               <>
                 <dt>attention</dt>
                 <dd>
-                  {n.attention.reason}
-                  {n.attention.message ? `: ${n.attention.message}` : ''}
+                  <UserText text={n.attention.reason} />
+                  {n.attention.message ? ': ' : ''}
+                  <UserText text={n.attention.message} />
                 </dd>
               </>
             )}
@@ -102,7 +107,9 @@ export function NodePanel(p: Props) {
           {n.summary && (
             <>
               <h3>Summary</h3>
-              <p class="summary">{n.summary}</p>
+              <p class="summary">
+                <UserText text={n.summary} />
+              </p>
             </>
           )}
           <h3>
@@ -112,7 +119,8 @@ export function NodePanel(p: Props) {
             <ul class="task-list">
               {n.tasks.data.map((t) => (
                 <li key={t.id} class={`task t-${t.status}`}>
-                  <span class="task-status">{t.status.replace('_', ' ')}</span> {t.content}
+                  <span class="task-status">{t.status.replace('_', ' ')}</span>{' '}
+                  <UserText text={t.content} />
                 </li>
               ))}
             </ul>
@@ -139,7 +147,13 @@ export function NodePanel(p: Props) {
               {n.waits.data.map((w, i) => (
                 <li key={i}>
                   on <NodeLink id={w.on_id} nameOf={p.nameOf} onSelect={p.onSelect} />{' '}
-                  {w.reason ? `(${w.reason}) ` : ''}
+                  {w.reason ? (
+                    <>
+                      (<UserText text={w.reason} />){' '}
+                    </>
+                  ) : (
+                    ''
+                  )}
                   {clock(w.started)} → {w.ended === null ? 'open' : clock(w.ended)}
                 </li>
               ))}
@@ -158,7 +172,10 @@ export function NodePanel(p: Props) {
                     nameOf={p.nameOf}
                     onSelect={p.onSelect}
                   />
-                  : <span class="msg-text">{m.text}</span>
+                  :{' '}
+                  <span class="msg-text">
+                    <UserText text={m.text} />
+                  </span>
                 </li>
               ))}
             </ul>

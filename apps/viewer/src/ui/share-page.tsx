@@ -15,6 +15,7 @@ import { Swimlane } from './swimlane';
 import { Timeline } from './timeline';
 import { TreeView } from './tree-view';
 import { useStore } from './use-store';
+import { isolated, UserText } from './user-text';
 
 /** Waits this long after the scrubber last moved before reading that moment. */
 const SCRUB_DEBOUNCE_MS = 120;
@@ -167,7 +168,7 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
 
   const title = tree.nodes.find((n) => n.kind === 'session' && n.title)?.title ?? graphId;
   useEffect(() => {
-    document.title = `${title} · Graph History`;
+    document.title = `${isolated(title)} · Graph History`;
   }, [title]);
 
   return (
@@ -176,7 +177,9 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
         <a class="home" href="/graphs">
           Shares
         </a>
-        <h1>{title}</h1>
+        <h1 title={title}>
+          <UserText text={title} />
+        </h1>
         <code class="gid">{graphId}</code>
         <LiveBadge
           status={store.status}

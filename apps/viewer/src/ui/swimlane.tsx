@@ -4,6 +4,7 @@ import type { Lane } from '../model/lanes';
 import type { TreeRow } from '../model/node-tree';
 import { clock, nodeName } from '../model/format';
 import { useViewport } from './use-viewport';
+import { isolated } from './user-text';
 
 const LANE = 16;
 const LABEL_W = 170;
@@ -79,7 +80,12 @@ export function Swimlane(p: Props) {
       }
       g.fillStyle = '#212529';
       const indent = Math.min(r.node.depth, 12) * 8;
-      g.fillText(nodeName(r.node).slice(0, 28), 4 + indent, yy + LANE / 2, LABEL_W - 8 - indent);
+      g.fillText(
+        isolated(nodeName(r.node).slice(0, 28)),
+        4 + indent,
+        yy + LANE / 2,
+        LABEL_W - 8 - indent,
+      );
       if (!lane) continue;
       for (const s of lane.segments) {
         g.fillStyle = STATE_COLOURS[s.state];

@@ -3,6 +3,7 @@ import type { GraphEvent } from '../api/types';
 import { clock } from '../model/format';
 import { EventChanges } from './event-changes';
 import { useViewport } from './use-viewport';
+import { UserText } from './user-text';
 
 const ROW = 26;
 
@@ -68,8 +69,12 @@ export function Timeline(p: Props) {
                 >
                   <span class="time">{clock(e.created)}</span>
                   <span class="type">{e.type}</span>
-                  <span class="who">{p.nameOf(e.node_id)}</span>
-                  <span class="gist">{gist(e)}</span>
+                  <span class="who">
+                    <UserText text={p.nameOf(e.node_id)} />
+                  </span>
+                  <span class="gist">
+                    <UserText text={gist(e)} />
+                  </span>
                 </button>
               </li>
             );

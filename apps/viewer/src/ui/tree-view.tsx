@@ -5,6 +5,7 @@ import { NodeFlags } from './node-flags';
 import { StateBadge } from './state-badge';
 import { TaskProgress } from './task-progress';
 import { revealRow, useViewport } from './use-viewport';
+import { UserText } from './user-text';
 
 export const ROW_HEIGHT = 28;
 /** Guide lines stop past this depth, so very deep trees stay readable. */
@@ -160,14 +161,18 @@ export function TreeView(p: Props) {
                     {r.hasChildren ? (r.expanded ? '▾' : '▸') : ''}
                   </span>
                   <span class="kind">{n.kind === 'session' ? 'session' : 'agent'}</span>
-                  <span class="label">{nodeName(n)}</span>
+                  <span class="label">
+                    <UserText text={nodeName(n)} />
+                  </span>
                 </span>
                 <StateBadge state={n.state} />
                 <span class="flags">
                   <NodeFlags node={n} nameOf={nameOf} />
                 </span>
                 <TaskProgress t={n.task_counts} />
-                <span class="headline">{n.headline ?? ''}</span>
+                <span class="headline">
+                  <UserText text={n.headline} />
+                </span>
               </div>
             );
           })}

@@ -5,3 +5,4 @@ export * from './node-record-json';
 export * from './listed-event-json';
 export * from './encoded-node';
 export * from './change-json';
+export * from './sealed-ids';
