@@ -109,21 +109,38 @@ describe('graph-history start', () => {
       await expect(fetch(`http://127.0.0.1:${env.PORT}/api/v1/graphs`)).rejects.toThrow();
     });
 
-    it('on restart, feeds the demo share again with the kept key and says where to read it; SIGTERM exits 0', async () => {
+    it('on restart, continues the demo story from now with the kept key and says where to read it; SIGTERM exits 0', async () => {
       const keyFile = path.join(dataDir, 'demo-key');
       const key = readFileSync(keyFile, 'utf8').trim();
       const url = `http://127.0.0.1:${env.PORT}/api/v1/graphs/gph_demo-1`;
       const headers = { authorization: `Bearer ${key}` };
+      const stored = async () =>
+        (await t.db.selectFrom('events').select(['seq', 'created', 'node_no']).execute()).sort(
+          (a, b) => a.seq - b.seq,
+        );
+      const earlier = await stored();
+      const restartedAt = Date.now();
       const { child, banner, exited } = await start(env);
       try {
-        const before = await count(url, headers);
         expect(banner).not.toMatch(/sk_live_/);
         expect(banner).toContain(`curl -H "Authorization: Bearer $(cat ${keyFile})" ${url}`);
-        await poll(async () => ((await count(url, headers)) > before ? true : null), 30_000);
+        expect(banner).toContain('its story goes on from now');
+        await poll(
+          async () => ((await count(url, headers)) > earlier.length ? true : null),
+          30_000,
+        );
       } finally {
         child.kill('SIGTERM');
       }
       expect(await exited).toBe(0);
+      // No history re-fed: a few new events, each dated from the restart on, and the story's
+      // agents go on (new events touch nodes the graph already had).
+      const added = (await stored()).slice(earlier.length);
+      expect(added.length).toBeGreaterThan(0);
+      expect(added.length).toBeLessThan(30);
+      for (const e of added) expect(e.created).toBeGreaterThanOrEqual(restartedAt - 4_000);
+      const knownNodes = new Set(earlier.map((e) => e.node_no));
+      expect(added.some((e) => knownNodes.has(e.node_no))).toBe(true);
       const accounts = await t.db.selectFrom('accounts').select('name').execute();
       expect(accounts).toEqual([{ name: 'demo' }]);
       expect(await t.db.selectFrom('api_keys').select('key_id').execute()).toHaveLength(1);

@@ -15,6 +15,7 @@ import { CliIo, cliConfig } from '../io';
 import { appEntry } from '../paths';
 import { AppProcess, waitUntilServing } from '../start/app-process';
 import { demoAccess } from '../start/demo-account';
+import { readDemoPosition } from '../start/demo-position';
 import { LiveFeed } from '../start/live-feed';
 import { localRedis } from '../start/local-redis';
 import { startBanner } from '../start/start-banner';
@@ -91,7 +92,13 @@ async function serve(
     await waitUntilServing(apps[1]!, `${ingestUrl}/healthz`);
     if (demo) {
       const client = new IngestClient({ url: ingestUrl, key: demo.key });
-      feed = new LiveFeed(client, (message) => io.stderr.write(`${message}\n`));
+      const positionFile = path.resolve(config.DATA_DIR, 'demo-feed.json');
+      // A new demo account starts a new story; an existing one continues its story from now.
+      const resume = demo.created ? null : await readDemoPosition(positionFile);
+      feed = new LiveFeed(client, (message) => io.stderr.write(`${message}\n`), {
+        positionFile,
+        resume,
+      });
       feed.start();
     }
     io.stdout.write(

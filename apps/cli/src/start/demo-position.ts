@@ -1,0 +1,36 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+
+/**
+ * Where the demo share's story stands: its seed and first moment (which make the simulation
+ * repeatable), how many of its events were acknowledged by the ingestor, and how far its later
+ * events were moved forward in time (the time `start` was not running).
+ */
+export interface DemoPosition {
+  seed: string;
+  startTime: number;
+  sent: number;
+  shiftMs: number;
+}
+
+/** The position kept in `file` (DATA_DIR/demo-feed.json), or null when there is none or it is unreadable. */
+export async function readDemoPosition(file: string): Promise<DemoPosition | null> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const p = JSON.parse(text) as Partial<DemoPosition>;
+    const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+    if (typeof p.seed === 'string' && whole(p.startTime) && whole(p.sent) && whole(p.shiftMs)) {
+      return { seed: p.seed, startTime: p.startTime, sent: p.sent, shiftMs: p.shiftMs };
+    }
+  } catch {
+    // a torn or foreign file: start a new story
+  }
+  return null;
+}
+
+/** Replaces the kept position atomically (a crash leaves the old one or the new one). */
+export async function writeDemoPosition(file: string, position: DemoPosition): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(position)}\n`);
+  await rename(temp, file);
+}
