@@ -94,6 +94,33 @@ describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   });
 
+  it("reuses the server another process runs on the folder, on that server's port, at once", async () => {
+    const port = await freePort();
+    const dataDir = path.join(dir, 'shared');
+    await step(dataDir, port, '');
+    await waitForStop(path.join(dataDir, 'postgres'));
+    // One process keeps the server running on `port` for a while…
+    const holder = step(
+      dataDir,
+      port,
+      `console.log('up'); await new Promise((r) => setTimeout(r, 6000));`,
+    );
+    for (let i = 0; i < 60 && !existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')); i++)
+      await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 1000));
+    // …another, told another port (as a second terminal with defaults would be), uses it.
+    const began = Date.now();
+    const other = await step(
+      dataDir,
+      await freePort(),
+      `console.log((await db.query("select current_setting('port') as port")).rows[0].port);`,
+    );
+    expect(other.stdout.trim()).toBe(String(port));
+    expect(Date.now() - began).toBeLessThan(5_000);
+    await holder;
+    await waitForStop(path.join(dataDir, 'postgres'));
+  });
+
   it('starts from a DATA_DIR only its owner may enter (as root: data kept where postgres can reach it)', async () => {
     const closed = mkdtempSync(path.join(tmpdir(), 'gh-closed-'));
     chmodSync(closed, 0o700);

@@ -18,6 +18,7 @@ import { demoAccess } from '../start/demo-account';
 import { readDemoPosition } from '../start/demo-position';
 import { LiveFeed } from '../start/live-feed';
 import { localRedis } from '../start/local-redis';
+import { removeServiceRecord, runningService, writeServiceRecord } from '../start/service-record';
 import { startBanner } from '../start/start-banner';
 import { assertDataDirWritable, assertPortsFree } from '../start/startup-checks';
 
@@ -28,7 +29,8 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       'Run the read API and the ingestor on this machine (embedded Postgres unless DATABASE_URL is set, a local redis-server unless REDIS_URL is set)',
     )
     .action(async () => {
-      const config = cliConfig(io);
+      const config = cliConfig(io, { ownService: true });
+      assertNotRunning(config.DATA_DIR);
       await assertDataDirWritable(config.DATA_DIR);
       await assertPortsFree(config.HOST, [
         { port: config.PORT, variable: 'PORT', what: 'the read API' },
@@ -48,6 +50,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         await stopEmbeddedPostgres();
         await redis.stop();
       }
+      io.stdout.write('graph-history stopped.\n');
     });
 }
 
@@ -90,6 +93,15 @@ async function serve(
     const ingestUrl = `http://${host}:${config.INGEST_PORT}`;
     await waitUntilServing(apps[0]!, `${apiUrl}/healthz`);
     await waitUntilServing(apps[1]!, `${ingestUrl}/healthz`);
+    await writeServiceRecord(config.DATA_DIR, {
+      pid: process.pid,
+      apiUrl,
+      ingestUrl,
+      databaseUrl,
+      redisUrl: config.REDIS_URL,
+      queuePrefix: config.QUEUE_PREFIX,
+      started: Date.now(),
+    });
     if (demo) {
       const client = new IngestClient({ url: ingestUrl, key: demo.key });
       const positionFile = path.resolve(config.DATA_DIR, 'demo-feed.json');
@@ -125,8 +137,19 @@ async function serve(
     }
     io.stdout.write('Stopping graph-history…\n');
   } finally {
+    removeServiceRecord(config.DATA_DIR);
     await feed?.stop();
     await Promise.all(apps.map((a) => a.stop()));
+  }
+}
+
+/** One `start` per DATA_DIR: a second would fight the first over its Postgres and ports. */
+function assertNotRunning(dataDir: string): void {
+  const running = runningService(dataDir);
+  if (running) {
+    throw new CliError(
+      `graph-history already runs from DATA_DIR ${path.resolve(dataDir)} (pid ${running.pid}, read API at ${running.apiUrl}): use that one, stop it first, or set DATA_DIR to another folder.`,
+    );
   }
 }
 

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { claudeCodeAdapter } from '@graph-history/adapters';
-import { publicBaseUrl } from '@graph-history/config';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { integerIn } from '../commands/option-parsers';
@@ -83,7 +82,8 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
       : {}),
     ...(opts.teamsDir !== undefined ? { teamsDir: resolve(expandHome(opts.teamsDir)) } : {}),
     dataDir: resolve(config.DATA_DIR),
-    viewerBase: publicBaseUrl(config),
+    // PUBLIC_URL, else the read API the CLI uses (GRAPH_HISTORY_API_URL, or the running `start`'s).
+    viewerBase: (config.PUBLIC_URL ?? config.GRAPH_HISTORY_API_URL).replace(/\/+$/, ''),
   };
 }
 
