@@ -33,3 +33,18 @@ describe('ingestor batch settings', () => {
     );
   });
 });
+
+describe('configuration errors', () => {
+  it.each([
+    ['PORT', 'abc', 'must be a whole number from 1 to 65535'],
+    ['PORT', '70000', 'must be a whole number from 1 to 65535'],
+    ['RATE_LIMIT_BURST', '2.5', 'must be a whole number of 1 or more'],
+    ['LOG_LEVEL', 'loud', 'must be one of fatal, error, warn, info, debug, trace, silent'],
+    ['GRAPH_HISTORY_URL', 'localhost', 'must be a URL such as http://127.0.0.1:3000'],
+    ['DATABASE_URL', 'mysql://x', 'must be a postgres:// URL'],
+  ])('say plainly what %s=%s must be', (name, value, mustBe) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(
+      `Invalid configuration: ${name}=${JSON.stringify(value)}: ${mustBe}`,
+    );
+  });
+});

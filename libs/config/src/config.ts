@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { settingMustBe } from './config-issue';
 import { trustProxy } from './trust-proxy';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -118,8 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
+    const mustBe = settingMustBe(schema.shape[name as keyof typeof schema.shape], issue);
     throw new ConfigError(
-      `Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`,
+      `Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')}: ${mustBe}`,
     );
   }
   return parsed.data;

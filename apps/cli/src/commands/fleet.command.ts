@@ -73,4 +73,5 @@ async function runFleet(io: CliIo, fleet: Fleet, stopSignal: Promise<void>): Pro
     await feed.stop();
     await fleet.stop();
   }
+  io.stdout.write('The fleet stopped.\n');
 }

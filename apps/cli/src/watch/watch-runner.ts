@@ -79,10 +79,14 @@ export class WatchRunner<S, P extends TimedLine> {
     });
   }
 
-  /** Runs until done (`once`) or until `signal` aborts; returns what was sent per graph. */
-  async run(signal: AbortSignal): Promise<Map<string, SendTotals>> {
+  /**
+   * Runs until done (`once`) or until `signal` aborts; returns what was sent per graph. `onFound`
+   * runs once the sessions found at start were reported (a status line starts there).
+   */
+  async run(signal: AbortSignal, onFound?: () => void): Promise<Map<string, SendTotals>> {
     await this.discover();
     await this.reportFound(); // lists the sessions each graph follows, which teams need
+    onFound?.();
     await this.discoverTeams();
     await this.syncAll(signal);
     if (this.options.once) {
