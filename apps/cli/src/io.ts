@@ -30,6 +30,10 @@ export function cliConfig(io: CliIo, { ownService = false } = {}): Config {
   }
 }
 
+/** What every `--json` of the CLI prints: one JSON object per line (JSON lines), none for none. */
+export const jsonLines = (items: readonly unknown[]): string =>
+  items.map((item) => `${JSON.stringify(item)}\n`).join('');
+
 /** Writes text, waiting for the stream to drain when its buffer is full (large `simulate` outputs). */
 export function write(stream: OutputStream, text: string): Promise<void> | void {
   if (!stream.write(text)) return new Promise((resolve) => stream.once('drain', () => resolve()));

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Graph } from '@graph-history/client';
-import { CliIo } from '../io';
+import { CliIo, jsonLines } from '../io';
 import { READ_OPTIONS, ReadOptions, readClient, reading } from '../read/read-client';
 import { textTable } from '../text-table';
 
@@ -19,7 +19,7 @@ export function registerGraphsCommand(program: Command, io: CliIo): void {
       const graphs = await reading(session, () =>
         session.client.graphs.list({ limit: 1_000 }).toArray({ limit: Infinity }),
       );
-      if (opts.json) io.stdout.write(graphs.map((g) => `${JSON.stringify(g)}\n`).join(''));
+      if (opts.json) io.stdout.write(jsonLines(graphs));
       else io.stdout.write(graphTable(graphs));
     });
 }
