@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,31 +8,9 @@ import { freePort } from '../support/free-port';
 import { testQueuePrefix } from '../support/redis-keys';
 import { FIXTURES } from '../watch/support/fixture-lines';
 import { cli } from './support/run-cli';
+import { startService } from './support/start-process';
 
 const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
-
-/** The built CLI's `start`; resolves once the banner is printed. */
-async function start(env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'start'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Press Ctrl-C to stop.')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    void exited.then((code) => reject(new Error(`start exited with ${code}:\n${out}`)));
-  });
-  return { child, exited, output: () => out };
-}
 
 describe('a running `start` found by the CLI in another terminal', () => {
   let t: TestDatabase;
@@ -58,7 +36,7 @@ describe('a running `start` found by the CLI in another terminal', () => {
   });
 
   it('records where it listens; keys, graphs, ingest, watch and stalled use it without flags; it says when it stopped', async () => {
-    const service = await start(env);
+    const service = await startService(env);
     const apiUrl = `http://127.0.0.1:${env.PORT}`;
     const file = path.join(dataDir, 'service.json');
     const terminal = { DATA_DIR: dataDir, PATH: process.env.PATH };

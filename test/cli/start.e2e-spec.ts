@@ -1,37 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { cli } from './support/run-cli';
+import { startService } from './support/start-process';
 import { freePort } from '../support/free-port';
 import { testQueuePrefix } from '../support/redis-keys';
-
-const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
-
-/** The built CLI's `start`, with its stdout collected; resolves once the banner is printed. */
-async function start(
-  env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  let out = '';
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const banner = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Press Ctrl-C to stop.')) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    });
-    void exited.then((code) => reject(new Error(`start exited with ${code}:\n${out}`)));
-  });
-  return { child, banner, exited };
-}
 
 async function poll<T>(fn: () => Promise<T | null>, timeoutMs: number): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; ;) {
@@ -77,7 +51,7 @@ describe('graph-history start', () => {
     });
 
     it('creates a demo account, prints a working curl line, feeds a live share, and stops on Ctrl-C', async () => {
-      const { child, banner, exited } = await start(env);
+      const { child, banner, exited } = await startService(env);
       try {
         const curl = new RegExp(
           `curl -H "Authorization: Bearer (sk_live_\\w{32})" (http://127\\.0\\.0\\.1:${env.PORT}/api/v1/graphs)`,
@@ -120,7 +94,7 @@ describe('graph-history start', () => {
         );
       const earlier = await stored();
       const restartedAt = Date.now();
-      const { child, banner, exited } = await start(env);
+      const { child, banner, exited } = await startService(env);
       try {
         expect(banner).not.toMatch(/sk_live_/);
         expect(banner).toContain(`curl -H "Authorization: Bearer $(cat ${keyFile})" ${url}`);
@@ -148,7 +122,7 @@ describe('graph-history start', () => {
 
     it('on a database with accounts but no demo account, feeds nothing and says how to make a key', async () => {
       await t.db.updateTable('accounts').set({ name: 'acme' }).execute();
-      const { child, banner, exited } = await start(env);
+      const { child, banner, exited } = await startService(env);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(banner).not.toMatch(/sk_live_|gph_demo-1/);

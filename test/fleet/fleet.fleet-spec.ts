@@ -36,6 +36,7 @@ describe('fleet', () => {
       ingestPort: await freePort(),
       env: {
         PATH: process.env.PATH,
+        QUEUE_PREFIX: QUEUE_HASH_TAG,
         RATE_LIMIT_PER_SECOND: String(RATE.perSecond),
         RATE_LIMIT_BURST: String(RATE.burst),
         METRICS_TOKEN,

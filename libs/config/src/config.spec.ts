@@ -48,3 +48,26 @@ describe('configuration errors', () => {
     );
   });
 });
+
+describe('QUEUE_PREFIX', () => {
+  const prefix = (env: NodeJS.ProcessEnv) => loadConfig(env).QUEUE_PREFIX;
+
+  it('is kept as set', () => {
+    expect(prefix({ QUEUE_PREFIX: 'gh', DATABASE_URL: 'postgres://a@db:5432/x' })).toBe('gh');
+  });
+
+  it('unset, differs per database and agrees for every process of one', () => {
+    const one = prefix({ DATABASE_URL: 'postgres://app:secret@db.local:5432/clone_a' });
+    expect(one).toMatch(/^gh-[0-9a-f]{12}$/);
+    expect(prefix({ DATABASE_URL: 'postgres://other@DB.local/clone_a?sslmode=disable' })).toBe(one);
+    expect(prefix({ DATABASE_URL: 'postgres://app:secret@db.local:5432/clone_b' })).not.toBe(one);
+    expect(prefix({ DATABASE_URL: 'postgres://app:secret@db.local:5433/clone_a' })).not.toBe(one);
+  });
+
+  it('unset without DATABASE_URL (embedded Postgres), differs per DATA_DIR', () => {
+    const a = prefix({ DATA_DIR: '/srv/clone-a/.data' });
+    expect(a).toMatch(/^gh-[0-9a-f]{12}$/);
+    expect(prefix({ DATA_DIR: '/srv/clone-a/.data/' })).toBe(a);
+    expect(prefix({ DATA_DIR: '/srv/clone-b/.data' })).not.toBe(a);
+  });
+});

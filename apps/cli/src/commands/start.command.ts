@@ -70,7 +70,13 @@ async function serve(
 
   const logDir = path.resolve(config.DATA_DIR, 'logs');
   await mkdir(logDir, { recursive: true });
-  const env = { ...io.env, DATABASE_URL: databaseUrl, REDIS_URL: config.REDIS_URL };
+  // QUEUE_PREFIX as this process has it (derived from DATA_DIR when unset), so the apps agree.
+  const env = {
+    ...io.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: config.REDIS_URL,
+    QUEUE_PREFIX: config.QUEUE_PREFIX,
+  };
   const apps = [
     new AppProcess('API', appEntry('api'), env, path.join(logDir, 'api.log'), API_NODE_FLAGS),
     new AppProcess(
