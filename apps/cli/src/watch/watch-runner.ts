@@ -74,7 +74,10 @@ export class WatchRunner<S, P extends TimedLine> {
       maxAttempts: options.maxAttempts ?? (options.once ? 8 : Number.POSITIVE_INFINITY),
       onRetry: (r) =>
         log.warn(
-          `ingest not answering (${r.reason}); retry ${r.attempt} in ${Math.round(r.delayMs)} ms`,
+          `ingest not answering (${r.reason}); retry ${r.attempt} in ${Math.round(r.delayMs)} ms` +
+            (r.attempt === 1 && r.unreachable
+              ? ': is `pnpm start` running? If the ingestor listens elsewhere, pass --url or set GRAPH_HISTORY_URL.'
+              : ''),
         ),
     });
   }
