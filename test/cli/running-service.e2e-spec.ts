@@ -5,10 +5,9 @@ import path from 'node:path';
 import { runningService } from '@graph-history/cli/start/service-record';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { freePort } from '../support/free-port';
-import { testQueuePrefix } from '../support/redis-keys';
 import { FIXTURES } from '../watch/support/fixture-lines';
 import { cli } from './support/run-cli';
-import { startService } from './support/start-process';
+import { serviceEnv, startService } from './support/start-process';
 
 const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
 
@@ -19,16 +18,7 @@ describe('a running `start` found by the CLI in another terminal', () => {
   beforeAll(async () => {
     t = await createTestDatabase();
     dataDir = mkdtempSync(path.join(tmpdir(), 'gh-running-'));
-    env = {
-      PATH: process.env.PATH,
-      DATABASE_URL: t.url,
-      REDIS_URL: process.env.REDIS_URL,
-      PORT: String(await freePort()),
-      INGEST_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      QUEUE_PREFIX: testQueuePrefix(),
-      LOG_LEVEL: 'warn',
-    };
+    env = await serviceEnv(t.url, dataDir);
   });
   afterAll(async () => {
     await t.drop();
@@ -52,7 +42,7 @@ describe('a running `start` found by the CLI in another terminal', () => {
       const began = Date.now();
       const created = await cli(['keys', 'create', '--account', 'acme', '--json'], terminal);
       expect(created).toMatchObject({ code: 0, stderr: '' });
-      expect(Date.now() - began).toBeLessThan(10_000);
+      expect(Date.now() - began).toBeLessThan(20_000); // not the 31 s of a second embedded Postgres
       const key = (JSON.parse(created.stdout) as { key: string }).key;
       expect(
         await t.db.selectFrom('accounts').select('name').where('name', '=', 'acme').execute(),

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { cli } from './support/run-cli';
-import { startService } from './support/start-process';
+import { serviceEnv, startService } from './support/start-process';
 import { freePort } from '../support/free-port';
-import { testQueuePrefix } from '../support/redis-keys';
 
 async function poll<T>(fn: () => Promise<T | null>, timeoutMs: number): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; ;) {
@@ -34,16 +33,7 @@ describe('graph-history start', () => {
     beforeAll(async () => {
       t = await createTestDatabase();
       dataDir = mkdtempSync(path.join(tmpdir(), 'gh-start-'));
-      env = {
-        PATH: process.env.PATH,
-        DATABASE_URL: t.url,
-        REDIS_URL: process.env.REDIS_URL,
-        PORT: String(await freePort()),
-        INGEST_PORT: String(await freePort()),
-        DATA_DIR: dataDir,
-        QUEUE_PREFIX: testQueuePrefix(),
-        LOG_LEVEL: 'warn',
-      };
+      env = await serviceEnv(t.url, dataDir);
     });
     afterAll(async () => {
       await t.drop();

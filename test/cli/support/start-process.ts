@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from '../../support/free-port';
+import { testQueuePrefix } from '../../support/redis-keys';
 
 const CLI = path.resolve(__dirname, '../../../apps/cli/dist/main.js');
 
@@ -32,4 +34,18 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<StartedServi
     void exited.then((code) => reject(new Error(`start exited with ${code}:\n${out}`)));
   });
   return { child, banner, exited, output: () => out };
+}
+
+/** The environment of a `start` on `databaseUrl`: free ports, its own DATA_DIR and queue prefix. */
+export async function serviceEnv(databaseUrl: string, dataDir: string): Promise<NodeJS.ProcessEnv> {
+  return {
+    PATH: process.env.PATH,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL,
+    PORT: String(await freePort()),
+    INGEST_PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    QUEUE_PREFIX: testQueuePrefix(),
+    LOG_LEVEL: 'warn',
+  };
 }
