@@ -15,7 +15,7 @@ import { CliIo, cliConfig } from '../io';
 import { appEntry } from '../paths';
 import { AppProcess, waitUntilServing } from '../start/app-process';
 import { demoAccess } from '../start/demo-account';
-import { readDemoPosition } from '../start/demo-position';
+import { databaseIdentity, readDemoPosition } from '../start/demo-position';
 import { LiveFeed } from '../start/live-feed';
 import { localRedis } from '../start/local-redis';
 import { removeServiceRecord, runningService, writeServiceRecord } from '../start/service-record';
@@ -111,11 +111,14 @@ async function serve(
     if (demo) {
       const client = new IngestClient({ url: ingestUrl, key: demo.key });
       const positionFile = path.resolve(config.DATA_DIR, 'demo-feed.json');
-      // A new demo account starts a new story; an existing one continues its story from now.
-      const resume = demo.created ? null : await readDemoPosition(positionFile);
+      // A new demo account starts a new story; an existing one continues its story from now (or,
+      // without a position kept for this database, begins a new one now: never history again).
+      const kept = demo.created ? null : await readDemoPosition(positionFile);
       feed = new LiveFeed(client, (message) => io.stderr.write(`${message}\n`), {
         positionFile,
-        resume,
+        resume: kept?.database === databaseIdentity(databaseUrl) ? kept : null,
+        backfill: demo.created,
+        database: databaseIdentity(databaseUrl),
       });
       feed.start();
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 
 /**
@@ -10,7 +11,13 @@ export interface DemoPosition {
   startTime: number;
   sent: number;
   shiftMs: number;
+  /** Which database holds the story (databaseIdentity): another one starts a new story. */
+  database?: string;
 }
+
+/** A short fingerprint of a database URL: a kept position applies to that database only. */
+export const databaseIdentity = (url: string): string =>
+  createHash('sha256').update(url).digest('hex').slice(0, 16);
 
 /** The position kept in `file` (DATA_DIR/demo-feed.json), or null when there is none or it is unreadable. */
 export async function readDemoPosition(file: string): Promise<DemoPosition | null> {
@@ -20,7 +27,8 @@ export async function readDemoPosition(file: string): Promise<DemoPosition | nul
     const p = JSON.parse(text) as Partial<DemoPosition>;
     const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
     if (typeof p.seed === 'string' && whole(p.startTime) && whole(p.sent) && whole(p.shiftMs)) {
-      return { seed: p.seed, startTime: p.startTime, sent: p.sent, shiftMs: p.shiftMs };
+      const { seed, startTime, sent, shiftMs } = p;
+      return { seed, startTime, sent, shiftMs, ...(p.database ? { database: p.database } : {}) };
     }
   } catch {
     // a torn or foreign file: start a new story

@@ -11,6 +11,10 @@ export interface LiveFeedOptions {
   positionFile?: string;
   /** A story to continue (read from `positionFile`): its next event is sent now, no backfill. */
   resume?: DemoPosition | null;
+  /** A new story sends its last ten minutes at once (a new share); else it begins now. Default true. */
+  backfill?: boolean;
+  /** The database the story is fed into (databaseIdentity), kept with its position. */
+  database?: string;
   now?: number;
 }
 
@@ -36,7 +40,8 @@ export class LiveFeed {
   ) {
     const now = options.now ?? Date.now();
     const resume = options.resume;
-    const start = resume ?? { seed: `${now}`, startTime: now - BACKFILL_MS, sent: 0, shiftMs: 0 };
+    const backfillMs = options.backfill === false ? 0 : BACKFILL_MS;
+    const start = resume ?? { seed: `${now}`, startTime: now - backfillMs, sent: 0, shiftMs: 0 };
     const simulation = {
       graphs: 1,
       seed: start.seed,
@@ -45,7 +50,7 @@ export class LiveFeed {
     };
     this.stream = simulationStream(simulation);
     this.graphKey = simulatedGraphKeys(simulation)[0]!;
-    this.position = { ...start };
+    this.position = { ...start, database: options.database ?? start.database };
     for (let i = 0; i < start.sent; i++) this.stream.next();
     this.next = this.stream.next();
     if (resume && !this.next.done) {
