@@ -14,7 +14,7 @@ import { FleetAdmin, get, metric, replicaUrls } from './support/fleet-client';
 
 const RATE = { perSecond: 20, burst: 60 };
 const METRICS_TOKEN = 'fleet-test-metrics-token';
-/** The ingestor's BullMQ keys are `{QUEUE_PREFIX}:…` (default `gh`): one slot of the cluster. */
+/** The ingestor's BullMQ keys are `{QUEUE_PREFIX}:…` (set to this for the fleet): one slot of the cluster. */
 const QUEUE_HASH_TAG = 'gh';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
