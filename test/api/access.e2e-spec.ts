@@ -1,3 +1,5 @@
+import { ApiKeyRepository } from '@graph-history/db';
+import { hashApiKey, maskApiKey } from '@graph-history/domain';
 import { ApiHarness, Json } from './support/api-harness';
 import { EventScript } from './support/watch-events';
 
@@ -50,6 +52,34 @@ describe('read API: access and protocol', () => {
     expectError(r, 401, 'authentication_error', 'api_key_invalid', null);
     expect(r.json.error.message).toContain('sk_live_****q9w8');
     expect(r.json.error.message).not.toContain(bogus);
+  });
+
+  it('says how to send a key given without `Bearer ` (still 401 api_key_invalid)', async () => {
+    const r = await h.get('/api/v1/graphs', { key: null, headers: { authorization: h.secret } });
+    expectError(r, 401, 'authentication_error', 'api_key_invalid', null);
+    expect(r.json.error.message).toBe(
+      `The Authorization header does not start with \`Bearer \`: send the key as \`Authorization: Bearer ${maskApiKey(h.secret)}\` (or as the basic-auth user name).`,
+    );
+    expect(r.json.error.message).not.toContain(h.secret);
+  });
+
+  it('says a revoked key was revoked (still 401 api_key_invalid)', async () => {
+    const doomed = await h.key('acme');
+    const row = await new ApiKeyRepository(h.t.db).findActiveByHash(hashApiKey(doomed));
+    await new ApiKeyRepository(h.t.db).revoke(row!.keyId, Date.UTC(2026, 10, 27, 5));
+    const r = await h.get('/api/v1/graphs', { key: doomed });
+    expectError(r, 401, 'authentication_error', 'api_key_invalid', null);
+    expect(r.json.error.message).toBe(
+      `The API key ${maskApiKey(doomed)} was revoked (2026-11-27T05:00:00.000Z). Use another key of the account, or create a new one.`,
+    );
+  });
+
+  it('refuses an as_of given as a date and time, and gives its ms (400 parameter_invalid)', async () => {
+    const r = await h.get('/api/v1/graphs/gph_shared?as_of=2026-11-27T05:10:00Z');
+    expectError(r, 400, 'invalid_request_error', 'parameter_invalid', 'as_of');
+    expect(r.json.error.message).toBe(
+      'as_of must be an event id (evt_…) or a time in Unix milliseconds; got "2026-11-27T05:10:00Z". For 2026-11-27T05:10:00Z, use as_of=1795756200000.',
+    );
   });
 
   it('lets a restricted key read only its graphs (403 api_key_restricted otherwise)', async () => {

@@ -7,6 +7,7 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,35 @@ describe('embedded Postgres (resolveDatabaseUrl without DATABASE_URL)', () => {
     expect(second.stdout.trim()).toBe('42');
     await waitForStop(path.join(dataDir, 'postgres'));
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  });
+
+  it("reuses the server another process runs on the folder, on that server's port, at once", async () => {
+    const port = await freePort();
+    const dataDir = path.join(dir, 'shared');
+    await step(dataDir, port, '');
+    await waitForStop(path.join(dataDir, 'postgres'));
+    // One process keeps the server running on `port` until released…
+    const release = path.join(dir, 'release-shared');
+    const holder = step(
+      dataDir,
+      port,
+      `for (let i = 0; i < 600 && !require('fs').existsSync(${JSON.stringify(release)}); i++)
+         await new Promise((r) => setTimeout(r, 100));`,
+    );
+    for (let i = 0; i < 60 && !existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')); i++)
+      await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 1000));
+    // …another, told another port (as a second terminal with defaults would be), uses it.
+    const began = Date.now();
+    const other = await step(
+      dataDir,
+      await freePort(),
+      `console.log((await db.query("select current_setting('port') as port")).rows[0].port);`,
+    ).finally(() => writeFileSync(release, ''));
+    expect(other.stdout.trim()).toBe(String(port));
+    expect(Date.now() - began).toBeLessThan(15_000);
+    await holder;
+    await waitForStop(path.join(dataDir, 'postgres'));
   });
 
   it('starts from a DATA_DIR only its owner may enter (as root: data kept where postgres can reach it)', async () => {

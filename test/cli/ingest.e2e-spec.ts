@@ -116,7 +116,7 @@ describe('graph-history ingest', () => {
       KEY,
     ]);
     expect(run.code).toBe(0);
-    expect(run.stderr.match(/^retrying in \d+ ms \(attempt \d\): /gm)).toHaveLength(3);
+    expect(run.stderr.match(/retrying in [\d.]+ s \(attempt \d of 8\)/gm)).toHaveLength(3);
     expect(run.stderr).toContain('503 api_error: Down.');
     expect(server.requests.map((r) => r.events.length)).toEqual([1_000, 1_000, 1_000, 1_000, 500]);
     expect(run.stdout).toBe('Sent 1,500 events to 1 graph: 1,500 accepted, 0 duplicates.\n');

@@ -98,9 +98,11 @@ describe('graph-history keys', () => {
       /restricted\s+rk_live_\*{4}\w{4}\s+gph_alpha,gph_beta-2\s+\d{4}-\d\d-\d\dT/,
     );
 
-    const json = JSON.parse(
-      (await cli(['keys', 'list', '--account', 'acme', '--json'], env)).stdout,
-    ) as {
+    // One JSON object per line, as every --json of the CLI prints.
+    const json = (await cli(['keys', 'list', '--account', 'acme', '--json'], env)).stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown) as {
       id: string;
       masked_key: string;
       graph_ids: string[] | null;

@@ -137,13 +137,14 @@ describe('graph-history graphs and tail', () => {
     expect(await tail.interrupt()).toBe(0);
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {2}/);
+    // Nodes by name: a session by its title, an agent by its type and purpose.
     expect(lines.map((l) => l.slice(25))).toEqual([
-      'agent.spawned     S/explore/sub  agent_type="Plan" purpose="Plan the change"  → +S/explore/sub; ' +
-        'S (descendant_count, background_agent_count); S/explore (child_count, descendant_count, background_agent_count)',
+      'agent.spawned     Plan "Plan the change"  agent_type="Plan" purpose="Plan the change"  → +Plan "Plan the change"; ' +
+        '"Tail me" (descendant_count, background_agent_count); Explore "work of S/explore" (child_count, descendant_count, background_agent_count)',
       // S waits on S/explore, so its blocked.open_tasks follows S/explore's tasks.
-      'tasks.updated     S/explore  tasks=[1]  → S/explore (task_counts); S (blocked)',
-      'ended             S/explore/sub  state="completed"  → S/explore/sub (state, ended); ' +
-        'S (background_agent_count); S/explore (background_agent_count)',
+      'tasks.updated     Explore "work of S/explore"  tasks=[1]  → Explore "work of S/explore" (task_counts); "Tail me" (blocked)',
+      'ended             Plan "Plan the change"  state="completed"  → Plan "Plan the change" (state, ended); ' +
+        '"Tail me" (background_agent_count); Explore "work of S/explore" (background_agent_count)',
     ]);
   });
 

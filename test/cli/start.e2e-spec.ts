@@ -1,37 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { cli } from './support/run-cli';
+import { serviceEnv, startService } from './support/start-process';
 import { freePort } from '../support/free-port';
-import { testQueuePrefix } from '../support/redis-keys';
-
-const CLI = path.resolve(__dirname, '../../apps/cli/dist/main.js');
-
-/** The built CLI's `start`, with its stdout collected; resolves once the banner is printed. */
-async function start(
-  env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  let out = '';
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const banner = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('Press Ctrl-C to stop.')) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    });
-    void exited.then((code) => reject(new Error(`start exited with ${code}:\n${out}`)));
-  });
-  return { child, banner, exited };
-}
 
 async function poll<T>(fn: () => Promise<T | null>, timeoutMs: number): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; ;) {
@@ -60,16 +33,7 @@ describe('graph-history start', () => {
     beforeAll(async () => {
       t = await createTestDatabase();
       dataDir = mkdtempSync(path.join(tmpdir(), 'gh-start-'));
-      env = {
-        PATH: process.env.PATH,
-        DATABASE_URL: t.url,
-        REDIS_URL: process.env.REDIS_URL,
-        PORT: String(await freePort()),
-        INGEST_PORT: String(await freePort()),
-        DATA_DIR: dataDir,
-        QUEUE_PREFIX: testQueuePrefix(),
-        LOG_LEVEL: 'warn',
-      };
+      env = await serviceEnv(t.url, dataDir);
     });
     afterAll(async () => {
       await t.drop();
@@ -77,7 +41,7 @@ describe('graph-history start', () => {
     });
 
     it('creates a demo account, prints a working curl line, feeds a live share, and stops on Ctrl-C', async () => {
-      const { child, banner, exited } = await start(env);
+      const { child, banner, exited } = await startService(env);
       try {
         const curl = new RegExp(
           `curl -H "Authorization: Bearer (sk_live_\\w{32})" (http://127\\.0\\.0\\.1:${env.PORT}/api/v1/graphs)`,
@@ -109,21 +73,38 @@ describe('graph-history start', () => {
       await expect(fetch(`http://127.0.0.1:${env.PORT}/api/v1/graphs`)).rejects.toThrow();
     });
 
-    it('on restart, feeds the demo share again with the kept key and says where to read it; SIGTERM exits 0', async () => {
+    it('on restart, continues the demo story from now with the kept key and says where to read it; SIGTERM exits 0', async () => {
       const keyFile = path.join(dataDir, 'demo-key');
       const key = readFileSync(keyFile, 'utf8').trim();
       const url = `http://127.0.0.1:${env.PORT}/api/v1/graphs/gph_demo-1`;
       const headers = { authorization: `Bearer ${key}` };
-      const { child, banner, exited } = await start(env);
+      const stored = async () =>
+        (await t.db.selectFrom('events').select(['seq', 'created', 'node_no']).execute()).sort(
+          (a, b) => a.seq - b.seq,
+        );
+      const earlier = await stored();
+      const restartedAt = Date.now();
+      const { child, banner, exited } = await startService(env);
       try {
-        const before = await count(url, headers);
         expect(banner).not.toMatch(/sk_live_/);
         expect(banner).toContain(`curl -H "Authorization: Bearer $(cat ${keyFile})" ${url}`);
-        await poll(async () => ((await count(url, headers)) > before ? true : null), 30_000);
+        expect(banner).toContain('its story goes on from now');
+        await poll(
+          async () => ((await count(url, headers)) > earlier.length ? true : null),
+          30_000,
+        );
       } finally {
         child.kill('SIGTERM');
       }
       expect(await exited).toBe(0);
+      // No history re-fed: a few new events, each dated from the restart on, and the story's
+      // agents go on (new events touch nodes the graph already had).
+      const added = (await stored()).slice(earlier.length);
+      expect(added.length).toBeGreaterThan(0);
+      expect(added.length).toBeLessThan(30);
+      for (const e of added) expect(e.created).toBeGreaterThanOrEqual(restartedAt - 4_000);
+      const knownNodes = new Set(earlier.map((e) => e.node_no));
+      expect(added.some((e) => knownNodes.has(e.node_no))).toBe(true);
       const accounts = await t.db.selectFrom('accounts').select('name').execute();
       expect(accounts).toEqual([{ name: 'demo' }]);
       expect(await t.db.selectFrom('api_keys').select('key_id').execute()).toHaveLength(1);
@@ -131,7 +112,7 @@ describe('graph-history start', () => {
 
     it('on a database with accounts but no demo account, feeds nothing and says how to make a key', async () => {
       await t.db.updateTable('accounts').set({ name: 'acme' }).execute();
-      const { child, banner, exited } = await start(env);
+      const { child, banner, exited } = await startService(env);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(banner).not.toMatch(/sk_live_|gph_demo-1/);

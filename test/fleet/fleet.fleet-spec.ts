@@ -15,7 +15,7 @@ import { FleetAdmin, get, metric, replicaUrls } from './support/fleet-client';
 
 const RATE = { perSecond: 20, burst: 60 };
 const METRICS_TOKEN = 'fleet-test-metrics-token';
-/** The ingestor's BullMQ keys are `{QUEUE_PREFIX}:…` (default `gh`): one slot of the cluster. */
+/** The ingestor's BullMQ keys are `{QUEUE_PREFIX}:…` (set to this for the fleet): one slot of the cluster. */
 const QUEUE_HASH_TAG = 'gh';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,6 +37,7 @@ describe('fleet', () => {
       ingestPort: await freePort(),
       env: {
         PATH: process.env.PATH,
+        QUEUE_PREFIX: QUEUE_HASH_TAG,
         RATE_LIMIT_PER_SECOND: String(RATE.perSecond),
         RATE_LIMIT_BURST: String(RATE.burst),
         METRICS_TOKEN,

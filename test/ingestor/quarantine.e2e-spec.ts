@@ -96,7 +96,11 @@ describe('quarantine of a graph whose next event cannot be applied', () => {
 
     const list = await cli(['stalled', 'list', '--json'], env);
     expect(list).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(list.stdout)).toContainEqual(
+    const stalled = list.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
+    expect(stalled).toContainEqual(
       expect.objectContaining({
         graph_id: 'gph_q-cli',
         event_seq: 13,

@@ -170,12 +170,12 @@ describe('README.md command blocks', () => {
     );
   }
 
-  it('stops the service on Ctrl-C with one line and exit code 0', async () => {
+  it('stops the service on Ctrl-C, says it stopped, and exits 0', async () => {
     expect(server).not.toBeNull();
     const before = server!.output().length;
     process.kill(-server!.child.pid!, 'SIGINT');
     expect(await server!.exited).toBe(0);
     const tail = server!.output().slice(before);
-    expect(tail.trim()).toBe('Stopping graph-history…');
+    expect(tail.trim()).toBe('Stopping graph-history…\ngraph-history stopped.');
   }, 60_000);
 });

@@ -40,6 +40,26 @@ describe('graph-history hooks install / uninstall', () => {
     expect(io.out()).toContain(`No graph-history hooks in ${file}.`);
   });
 
+  it('says "already installed" when installing again changes nothing, and "Updated" for another inbox', async () => {
+    const file = join(home, '.claude', 'settings.json');
+    mkdirSync(join(home, '.claude'));
+    writeFileSync(file, original);
+    const install = async (inbox: string) => {
+      const io = captureIo({ HOME: home });
+      expect(await runCli(['hooks', 'install', '--inbox', inbox], io)).toBe(0);
+      return io.out();
+    };
+    expect(await install('/tmp/gh-test-inbox')).toMatch(/^Added graph-history hooks /);
+    const written = readFileSync(file, 'utf8');
+    expect(await install('/tmp/gh-test-inbox')).toBe(
+      `The graph-history hooks are already installed in ${file} (handing over through /tmp/gh-test-inbox); nothing changed.\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(written);
+    expect(await install('/tmp/gh-other-inbox')).toMatch(
+      new RegExp(`^Updated graph-history hooks \\(.*\\) in ${file}\\.\n`),
+    );
+  });
+
   it('uses the project settings with --project and creates them when missing', async () => {
     const io = captureIo({ HOME: home });
     expect(await runCli(['hooks', 'install', '--project', join(home, 'proj')], io)).toBe(0);

@@ -103,7 +103,7 @@ export class ApiModule {
           useValue: new ViewerSessionRepository(o.keysDb ?? o.db),
         },
         { provide: ApiMetrics, useValue: new ApiMetrics() },
-        ...rateLimitProviders(o.redisKeyPrefix ?? 'gh:'),
+        ...rateLimitProviders(o.redisKeyPrefix ?? `${o.config.QUEUE_PREFIX}:`),
         ApiAccess,
         ApiAccessGuard,
         DirectReadRoutes,

@@ -16,8 +16,12 @@ export interface IngestErrorBody {
 
 export interface RetryNotice {
   attempt: number;
+  /** Attempts left after this one. */
+  attemptsLeft: number;
   delayMs: number;
   reason: string;
+  /** The ingest endpoint did not answer at all (nothing listens there, a timeout). */
+  unreachable: boolean;
 }
 
 export interface IngestClientOptions {
@@ -49,6 +53,7 @@ class Retryable extends Error {
   constructor(
     message: string,
     readonly retryAfterMs: number | null,
+    readonly unreachable = false,
   ) {
     super(message);
   }
@@ -96,7 +101,13 @@ export class IngestClient {
           err.retryAfterMs ?? 0,
           backoff / 2 + (Math.random() * backoff) / 2,
         );
-        this.options.onRetry?.({ attempt, delayMs, reason: err.message });
+        this.options.onRetry?.({
+          attempt,
+          attemptsLeft: this.maxAttempts - attempt,
+          delayMs,
+          reason: err.message,
+          unreachable: err.unreachable,
+        });
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
@@ -119,6 +130,7 @@ export class IngestClient {
       throw new Retryable(
         `cannot reach ${this.options.url} (${cause?.code ?? cause?.message ?? (err as Error).message})`,
         null,
+        true,
       );
     }
     const text = await res.text().catch(() => '');

@@ -1,5 +1,6 @@
 import { Config, ConfigError, loadConfig } from '@graph-history/config';
 import { CliError } from './cli-error';
+import { withRunningService } from './start/service-record';
 
 export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
 
@@ -16,14 +17,22 @@ export const processIo = (): CliIo => ({
   stderr: process.stderr,
 });
 
-export function cliConfig(io: CliIo): Config {
+/**
+ * The validated settings of a command. Unless `ownService` (the `start` command itself), settings
+ * the environment leaves unset come from the `start` running from the same DATA_DIR, if any.
+ */
+export function cliConfig(io: CliIo, { ownService = false } = {}): Config {
   try {
-    return loadConfig(io.env);
+    return loadConfig(ownService ? io.env : withRunningService(io.env));
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(err.message, 78);
     throw err;
   }
 }
+
+/** What every `--json` of the CLI prints: one JSON object per line (JSON lines), none for none. */
+export const jsonLines = (items: readonly unknown[]): string =>
+  items.map((item) => `${JSON.stringify(item)}\n`).join('');
 
 /** Writes text, waiting for the stream to drain when its buffer is full (large `simulate` outputs). */
 export function write(stream: OutputStream, text: string): Promise<void> | void {

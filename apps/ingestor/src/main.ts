@@ -19,7 +19,11 @@ runMain('ingestor', async () => {
   const app = await createIngestorApp({ config, db, runWorkers: true });
   await app.listen({ port: config.INGEST_PORT, host: config.HOST });
   new Logger('Ingestor').log(`listening on ${config.HOST}:${config.INGEST_PORT}`);
-  const workers = new ApplyProcesses(config.APPLY_PROCESSES - 1, await resolveDatabaseUrl(config));
+  const workers = new ApplyProcesses(
+    config.APPLY_PROCESSES - 1,
+    await resolveDatabaseUrl(config),
+    config.QUEUE_PREFIX,
+  );
   workers.start();
   closeOnSignals(app, db, () => workers.stop());
 });

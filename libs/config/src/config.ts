@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { settingMustBe } from './config-issue';
+import { deploymentPrefix } from './deployment-prefix';
 import { trustProxy } from './trust-proxy';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -79,11 +81,14 @@ const schema = z.object({
    * TRUST_PROXY, requests one forwarded client address may have in flight.
    */
   MAX_CLIENT_CONNECTIONS: boundedInt(1_000_000).default(256),
-  /** Key prefix of the ingestor's BullMQ queues in Redis (lets deployments or tests share a server). */
+  /**
+   * Key prefix of the ingestor's BullMQ queues and of rate-limit keys in Redis (lets deployments or
+   * tests share a server); unset, one of the deployment's own (deployment-prefix.ts).
+   */
   QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 _ . -')
-    .default('gh'),
+    .optional(),
   /** Ingestor: stored events read, reduced and committed by one apply statement. */
   APPLY_BATCH_SIZE: boundedInt(10_000).default(500),
   /**
@@ -125,7 +130,7 @@ const schema = z.object({
   VIEWER_SESSION_TTL_MS: positiveInt.default(43_200_000),
 });
 
-export type Config = z.infer<typeof schema>;
+export type Config = Omit<z.infer<typeof schema>, 'QUEUE_PREFIX'> & { QUEUE_PREFIX: string };
 
 export class ConfigError extends Error {}
 
@@ -138,11 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
+    const mustBe = settingMustBe(schema.shape[name as keyof typeof schema.shape], issue);
     throw new ConfigError(
-      `Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`,
+      `Invalid configuration: ${name}=${JSON.stringify(env[name] ?? '')}: ${mustBe}`,
     );
   }
-  return parsed.data;
+  return {
+    ...parsed.data,
+    QUEUE_PREFIX: parsed.data.QUEUE_PREFIX ?? deploymentPrefix(parsed.data),
+  };
 }
 
 /** Like loadConfig, but prints the one-line reason and exits: for process entry points. */

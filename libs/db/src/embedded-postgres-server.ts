@@ -98,6 +98,17 @@ export async function otherServer(dataDir: string, adminUrl: string): Promise<'s
   return 'none';
 }
 
+/** The port of a server running on this data folder (postmaster.pid's fourth line), or null. */
+export function runningServerPort(dataDir: string): number | null {
+  if (!isAlive(postmasterPid(dataDir))) return null;
+  try {
+    const port = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[3]);
+    return Number.isInteger(port) && port > 0 ? port : null;
+  } catch {
+    return null;
+  }
+}
+
 function postmasterPid(dataDir: string): number | null {
   try {
     const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -16,6 +16,7 @@ import {
   initdb,
   otherServer,
   portTaken,
+  runningServerPort,
   spawnServer,
   waitUntilReady,
 } from './embedded-postgres-server';
@@ -73,11 +74,13 @@ export function startEmbeddedPostgres(
 }
 
 async function start(settings: EmbeddedPostgresSettings): Promise<EmbeddedPostgres> {
-  const { dataDir, port } = settings;
+  const { dataDir } = settings;
   const database = settings.database ?? DATABASE;
   const passwordFile = `${dataDir}.password`;
   const initialised = existsSync(path.join(dataDir, 'PG_VERSION'));
   let password = existsSync(passwordFile) ? (await readFile(passwordFile, 'utf8')).trim() : null;
+  // A server another process runs on this folder is reused on its port, whatever this one's is.
+  const port = (initialised && runningServerPort(dataDir)) || settings.port;
   if (initialised && !password) {
     throw new Error(
       `Embedded Postgres data in ${dataDir} has no ${passwordFile}; delete ${dataDir} to start afresh, or set DATABASE_URL.`,

@@ -12,6 +12,8 @@ const KNOWN_MAX_ENTRIES = 100_000;
 
 interface CacheEntry {
   principal: Principal | null;
+  /** When the key was revoked (principal null), for the message. */
+  revoked?: number;
   expires: number;
 }
 
@@ -43,8 +45,14 @@ export class AuthService {
         'No API key provided. Send it as `Authorization: Bearer <API_KEY>` or as the basic-auth user name.',
       );
     }
+    if (creds.kind === 'malformed' && creds.unschemed) {
+      throw apiKeyInvalid(
+        `The Authorization header does not start with \`Bearer \`: send the key as \`Authorization: Bearer ${maskApiKey(creds.shown.split(' ').pop()!)}\` (or as the basic-auth user name).`,
+      );
+    }
     const key = creds.kind === 'key' ? creds.key : creds.shown;
     const found = creds.kind === 'key' && isWellFormedApiKey(key) ? await this.lookup(key) : null;
+    if (found?.revoked !== undefined) throw revokedKey(key, found.revoked);
     if (!found?.principal) throw invalidKey(key);
     if (typeof authorization === 'string') {
       if (this.headers.size >= CACHE_MAX_ENTRIES) this.headers.clear();
@@ -84,11 +92,13 @@ export class AuthService {
     const now = this.now();
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expires > now) return hit;
-    const row = await this.keys.findActiveByHash(hash);
-    const principal: Principal | null = row
-      ? { keyId: row.keyId, accountId: row.accountId, kind: row.kind, graphKeys: row.graphKeys }
-      : null;
-    const entry = { principal, expires: now + CACHE_TTL_MS };
+    const row = await this.keys.findByHash(hash);
+    const principal: Principal | null =
+      row && row.revoked === null
+        ? { keyId: row.keyId, accountId: row.accountId, kind: row.kind, graphKeys: row.graphKeys }
+        : null;
+    const entry: CacheEntry = { principal, expires: now + CACHE_TTL_MS };
+    if (row?.revoked != null) entry.revoked = row.revoked;
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
     this.cache.set(cacheKey, entry);
     if (principal) {
@@ -97,6 +107,12 @@ export class AuthService {
     }
     return entry;
   }
+}
+
+function revokedKey(key: string, revoked: number): ApiError {
+  return apiKeyInvalid(
+    `The API key ${maskApiKey(key)} was revoked (${new Date(revoked).toISOString()}). Use another key of the account, or create a new one.`,
+  );
 }
 
 function invalidKey(key: string): ApiError {

@@ -3,7 +3,10 @@
  * and an empty password (a password is refused: it is not where a key goes).
  */
 export type Credentials =
-  { kind: 'missing' } | { kind: 'malformed'; shown: string } | { kind: 'key'; key: string };
+  | { kind: 'missing' }
+  /** `unschemed`: the header has no `Bearer`/`Basic` scheme (e.g. the bare key). */
+  | { kind: 'malformed'; shown: string; unschemed?: true }
+  | { kind: 'key'; key: string };
 
 const MAX_KEY_LENGTH = 256;
 
@@ -27,5 +30,5 @@ export function readCredentials(authorization: string | string[] | undefined): C
       ? { kind: 'key', key: user }
       : { kind: 'malformed', shown: user.slice(0, MAX_KEY_LENGTH) };
   }
-  return { kind: 'malformed', shown: header.slice(0, MAX_KEY_LENGTH) };
+  return { kind: 'malformed', shown: header.slice(0, MAX_KEY_LENGTH), unschemed: true };
 }

@@ -30,6 +30,13 @@ export function readAsOf(q: QueryParams): AsOf {
   }
   throw parameterInvalid(
     'as_of',
-    `as_of must be an event id (evt_…) or a time in Unix milliseconds; got ${quote(raw)}.`,
+    `as_of must be an event id (evt_…) or a time in Unix milliseconds; got ${quote(raw)}.${asMilliseconds(raw)}`,
   );
+}
+
+/** For a date and time (ISO 8601 with a zone), the as_of that means it: " Use as_of=…". */
+function asMilliseconds(raw: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(raw)) return '';
+  const ms = Date.parse(raw);
+  return Number.isNaN(ms) || ms < 0 ? '' : ` For ${raw}, use as_of=${ms}.`;
 }

@@ -17,7 +17,7 @@ export function registerFleetCommand(program: Command, io: CliIo): void {
     .option('--apis <n>', 'API replicas', integerIn(1, 8), 3)
     .option('--ingestors <n>', 'ingestors', integerIn(1, 4), 2)
     .action(async (opts: { apis: number; ingestors: number }) => {
-      const config = cliConfig(io);
+      const config = cliConfig(io, { ownService: true });
       await assertPortsFree('127.0.0.1', [
         { port: config.PORT, variable: 'PORT', what: 'HAProxy in front of the read API' },
         {
@@ -73,4 +73,5 @@ async function runFleet(io: CliIo, fleet: Fleet, stopSignal: Promise<void>): Pro
     await feed.stop();
     await fleet.stop();
   }
+  io.stdout.write('The fleet stopped.\n');
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Graph } from '@graph-history/client';
-import { CliIo } from '../io';
+import { CliIo, jsonLines } from '../io';
 import { READ_OPTIONS, ReadOptions, readClient, reading } from '../read/read-client';
 import { textTable } from '../text-table';
 
@@ -15,11 +15,11 @@ export function registerGraphsCommand(program: Command, io: CliIo): void {
     .option(...READ_OPTIONS.apiUrl)
     .option('--json', 'print one JSON graph per line')
     .action(async (opts: ReadOptions & { json?: boolean }) => {
-      const client = readClient(io, opts);
-      const graphs = await reading(() =>
-        client.graphs.list({ limit: 1_000 }).toArray({ limit: Infinity }),
+      const session = readClient(io, opts);
+      const graphs = await reading(session, () =>
+        session.client.graphs.list({ limit: 1_000 }).toArray({ limit: Infinity }),
       );
-      if (opts.json) io.stdout.write(graphs.map((g) => `${JSON.stringify(g)}\n`).join(''));
+      if (opts.json) io.stdout.write(jsonLines(graphs));
       else io.stdout.write(graphTable(graphs));
     });
 }

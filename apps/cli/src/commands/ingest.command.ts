@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { CliError } from '../cli-error';
-import { IngestClient } from '../ingest-client';
+import { IngestClient, RetryNotice } from '../ingest-client';
 import { scanEventFile } from '../ingest/event-file';
 import { ingestFile, IngestTotals } from '../ingest/file-ingester';
 import { createProgress } from '../ingest/progress';
@@ -44,10 +44,7 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
       const client = new IngestClient({
         url,
         key,
-        onRetry: (r) =>
-          io.stderr.write(
-            `retrying in ${Math.round(r.delayMs)} ms (attempt ${r.attempt}): ${r.reason}\n`,
-          ),
+        onRetry: (r) => io.stderr.write(`${retryLine(r)}\n`),
       });
       let totals: IngestTotals;
       try {
@@ -60,4 +57,14 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
           `${n(totals.accepted)} accepted, ${n(totals.duplicates)} duplicates.\n`,
       );
     });
+}
+
+/** The first failed try says what is retried, where, and the likely fix; later ones are short. */
+function retryLine(r: RetryNotice): string {
+  const next = `retrying in ${(r.delayMs / 1000).toFixed(1)} s (attempt ${r.attempt + 1} of ${r.attempt + r.attemptsLeft})`;
+  if (r.attempt > 1) return `${next}: ${r.reason}`;
+  const hint = r.unreachable
+    ? ' Is `pnpm start` running? If the ingestor listens elsewhere, pass --url or set GRAPH_HISTORY_URL.'
+    : '';
+  return `Sending the batch failed: ${r.reason}.${hint} Re-sending it (safe: repeats count as duplicates), ${next}.`;
 }

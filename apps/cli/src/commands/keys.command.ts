@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { ApiKeyRow } from '@graph-history/db';
 import { graphPublicId } from '@graph-history/domain';
 import { withDatabase } from '../database';
-import { CliIo, cliConfig } from '../io';
+import { CliIo, cliConfig, jsonLines } from '../io';
 import { textTable } from '../text-table';
 import { KeyAdminService } from '../keys/key-admin.service';
 
@@ -50,10 +50,10 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .command('list')
     .description("List an account's keys (masked)")
     .requiredOption('--account <name>', 'account whose keys to list')
-    .option('--json', 'print a JSON array')
+    .option('--json', 'print one JSON key per line')
     .action(async (opts: { account: string; json?: boolean }) => {
       const rows = await service((s) => s.list(opts.account));
-      io.stdout.write(opts.json ? `${JSON.stringify(rows.map(toJson))}\n` : formatTable(rows));
+      io.stdout.write(opts.json ? jsonLines(rows.map(toJson)) : formatTable(rows));
     });
 
   keys

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { StalledGraph } from '@graph-history/db';
 import { graphPublicId } from '@graph-history/domain';
 import { withDatabase } from '../database';
-import { CliIo, cliConfig } from '../io';
+import { CliIo, cliConfig, jsonLines } from '../io';
 import { StallAction, StalledGraphsService } from '../stalled/stalled-graphs.service';
 
 const toJson = (g: StalledGraph) => ({
@@ -29,10 +29,10 @@ export function registerStalledCommand(program: Command, io: CliIo): void {
   stalled
     .command('list')
     .description('List stalled graphs, longest stalled first')
-    .option('--json', 'print a JSON array')
+    .option('--json', 'print one JSON graph per line')
     .action(async (opts: { json?: boolean }) => {
       const rows = await service((s) => s.list());
-      if (opts.json) io.stdout.write(`${JSON.stringify(rows.map(toJson))}\n`);
+      if (opts.json) io.stdout.write(jsonLines(rows.map(toJson)));
       else
         io.stdout.write(
           rows.length ? rows.map(describe).join('\n') + '\n' : 'No stalled graphs.\n',

@@ -15,8 +15,10 @@ import { CliIo, cliConfig } from '../io';
 import { appEntry } from '../paths';
 import { AppProcess, waitUntilServing } from '../start/app-process';
 import { demoAccess } from '../start/demo-account';
+import { databaseIdentity, readDemoPosition } from '../start/demo-position';
 import { LiveFeed } from '../start/live-feed';
 import { localRedis } from '../start/local-redis';
+import { removeServiceRecord, runningService, writeServiceRecord } from '../start/service-record';
 import { startBanner } from '../start/start-banner';
 import { assertDataDirWritable, assertPortsFree } from '../start/startup-checks';
 
@@ -27,7 +29,8 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       'Run the read API and the ingestor on this machine (embedded Postgres unless DATABASE_URL is set, a local redis-server unless REDIS_URL is set)',
     )
     .action(async () => {
-      const config = cliConfig(io);
+      const config = cliConfig(io, { ownService: true });
+      assertNotRunning(config.DATA_DIR);
       await assertDataDirWritable(config.DATA_DIR);
       await assertPortsFree(config.HOST, [
         { port: config.PORT, variable: 'PORT', what: 'the read API' },
@@ -47,6 +50,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         await stopEmbeddedPostgres();
         await redis.stop();
       }
+      io.stdout.write('graph-history stopped.\n');
     });
 }
 
@@ -66,7 +70,13 @@ async function serve(
 
   const logDir = path.resolve(config.DATA_DIR, 'logs');
   await mkdir(logDir, { recursive: true });
-  const env = { ...io.env, DATABASE_URL: databaseUrl, REDIS_URL: config.REDIS_URL };
+  // QUEUE_PREFIX as this process has it (derived from DATA_DIR when unset), so the apps agree.
+  const env = {
+    ...io.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: config.REDIS_URL,
+    QUEUE_PREFIX: config.QUEUE_PREFIX,
+  };
   const apps = [
     new AppProcess('API', appEntry('api'), env, path.join(logDir, 'api.log'), API_NODE_FLAGS),
     new AppProcess(
@@ -89,9 +99,27 @@ async function serve(
     const ingestUrl = `http://${host}:${config.INGEST_PORT}`;
     await waitUntilServing(apps[0]!, `${apiUrl}/healthz`);
     await waitUntilServing(apps[1]!, `${ingestUrl}/healthz`);
+    await writeServiceRecord(config.DATA_DIR, {
+      pid: process.pid,
+      apiUrl,
+      ingestUrl,
+      databaseUrl,
+      redisUrl: config.REDIS_URL,
+      queuePrefix: config.QUEUE_PREFIX,
+      started: Date.now(),
+    });
     if (demo) {
       const client = new IngestClient({ url: ingestUrl, key: demo.key });
-      feed = new LiveFeed(client, (message) => io.stderr.write(`${message}\n`));
+      const positionFile = path.resolve(config.DATA_DIR, 'demo-feed.json');
+      // A new demo account starts a new story; an existing one continues its story from now (or,
+      // without a position kept for this database, begins a new one now: never history again).
+      const kept = demo.created ? null : await readDemoPosition(positionFile);
+      feed = new LiveFeed(client, (message) => io.stderr.write(`${message}\n`), {
+        positionFile,
+        resume: kept?.database === databaseIdentity(databaseUrl) ? kept : null,
+        backfill: demo.created,
+        database: databaseIdentity(databaseUrl),
+      });
       feed.start();
     }
     io.stdout.write(
@@ -118,8 +146,19 @@ async function serve(
     }
     io.stdout.write('Stopping graph-history…\n');
   } finally {
+    removeServiceRecord(config.DATA_DIR);
     await feed?.stop();
     await Promise.all(apps.map((a) => a.stop()));
+  }
+}
+
+/** One `start` per DATA_DIR: a second would fight the first over its Postgres and ports. */
+function assertNotRunning(dataDir: string): void {
+  const running = runningService(dataDir);
+  if (running) {
+    throw new CliError(
+      `graph-history already runs from DATA_DIR ${path.resolve(dataDir)} (pid ${running.pid}, read API at ${running.apiUrl}): use that one, stop it first, or set DATA_DIR to another folder.`,
+    );
   }
 }
 

@@ -21,13 +21,14 @@ export function registerTailCommand(program: Command, io: CliIo): void {
     .option(...READ_OPTIONS.key)
     .option(...READ_OPTIONS.apiUrl)
     .action(async (graph: string, opts: TailOptions) => {
-      const client = readClient(io, opts);
+      const session = readClient(io, opts);
+      const { client } = session;
       const graphId = graphIdOf(graph);
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
       try {
-        await reading(async () => {
+        await reading(session, async () => {
           const after = await startingPoint(client, graphId, opts.asOf);
           const print = opts.json ? jsonLines() : readableLines(client, graphId);
           const items = client.events.follow(graphId, {

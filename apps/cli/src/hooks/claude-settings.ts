@@ -85,3 +85,18 @@ export function withOurHooks(settings: Obj, command: string): Obj {
   }
   return { ...base, hooks };
 }
+
+/** The groups graph-history added, per event, as JSON text: equal when the same hooks are in. */
+export function ourHooks(settings: Obj): string[] {
+  const hooks = settings['hooks'];
+  if (!isObj(hooks)) return [];
+  const found: string[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      if (isObj(group) && Array.isArray(group['hooks']) && group['hooks'].some(isOurs))
+        found.push(JSON.stringify([event, group]));
+    }
+  }
+  return found.sort();
+}

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type CliIo, processIo } from '../io';
 import { expandHome } from '../watch/projects';
-import { HOOK_EVENTS, withOurHooks, withoutOurHooks } from './claude-settings';
+import { HOOK_EVENTS, ourHooks, withOurHooks, withoutOurHooks } from './claude-settings';
 import { defaultHookInbox, hookCommand } from './hook-inbox-dir';
 import { readSettings, settingsPath, writeSettings } from './settings-file';
 
@@ -38,9 +38,18 @@ export function registerHooksCommand(program: Command, io: CliIo = processIo()):
     .action(async (opts: HooksOptions) => {
       const file = targetFile(opts, io);
       const inbox = resolve(expandHome(opts.inbox ?? defaultHookInbox(io.env)));
-      await writeSettings(file, withOurHooks(await readSettings(file), hookCommand(inbox)));
+      const before = await readSettings(file);
+      const after = withOurHooks(before, hookCommand(inbox));
+      const had = ourHooks(before);
+      if (had.join('\n') === ourHooks(after).join('\n')) {
+        io.stdout.write(
+          `The graph-history hooks are already installed in ${file} (handing over through ${inbox}); nothing changed.\n`,
+        );
+        return;
+      }
+      await writeSettings(file, after);
       io.stdout.write(
-        `Added graph-history hooks (${HOOK_EVENTS.map((h) => h.event).join(', ')}) to ${file}.\n` +
+        `${had.length > 0 ? 'Updated' : 'Added'} graph-history hooks (${HOOK_EVENTS.map((h) => h.event).join(', ')}) ${had.length > 0 ? 'in' : 'to'} ${file}.\n` +
           `They hand each hook to a running \`graph-history watch\` through ${inbox}; they never block Claude Code.\n`,
       );
     });

@@ -1,11 +1,22 @@
 import type { GraphHistory, Node } from '@graph-history/client';
 
-const MAX_LABEL = 40;
+const MAX_TEXT = 40;
 
-/** A short readable name of a node: its provider ref, cut from the left when long. */
-export function nodeLabel(node: Pick<Node, 'provider_ref'>): string {
-  const ref = node.provider_ref;
-  return ref.length <= MAX_LABEL ? ref : `…${ref.slice(-(MAX_LABEL - 1))}`;
+type Labelled = Pick<Node, 'provider_ref' | 'kind' | 'title' | 'agent_type' | 'purpose'>;
+
+const quoted = (text: string): string => {
+  const line = text.split('\n')[0]!.trim();
+  return JSON.stringify(line.length > MAX_TEXT ? `${line.slice(0, MAX_TEXT - 1)}…` : line);
+};
+
+/**
+ * A readable name of a node: a session's title (`"Fix the login bug"`), an agent's type and
+ * purpose (`Explore "Find the auth code"`); without them, its whole provider ref.
+ */
+export function nodeLabel(node: Labelled): string {
+  if (node.kind === 'session') return node.title ? quoted(node.title) : node.provider_ref;
+  if (!node.agent_type) return node.provider_ref;
+  return node.purpose ? `${node.agent_type} ${quoted(node.purpose)}` : node.agent_type;
 }
 
 /** Labels of a graph's nodes by id, learnt from expanded events and looked up when unknown. */
@@ -17,7 +28,7 @@ export class NodeLabels {
     private readonly graphId: string,
   ) {}
 
-  learn(node: Pick<Node, 'id' | 'provider_ref'>): void {
+  learn(node: Labelled & Pick<Node, 'id'>): void {
     this.labels.set(node.id, nodeLabel(node));
   }
 

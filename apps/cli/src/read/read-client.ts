@@ -16,8 +16,17 @@ export const READ_OPTIONS = {
   ],
 } as const;
 
-/** A client of the read API from `--key`/`--api-url`, else GRAPH_HISTORY_KEY/GRAPH_HISTORY_API_URL. */
-export function readClient(io: CliIo, opts: ReadOptions): GraphHistory {
+export interface ReadSession {
+  client: GraphHistory;
+  /** The read API base URL in use, for messages. */
+  apiUrl: string;
+}
+
+/**
+ * A client of the read API from `--key`/`--api-url`, else GRAPH_HISTORY_KEY/GRAPH_HISTORY_API_URL,
+ * else the running `start`'s API.
+ */
+export function readClient(io: CliIo, opts: ReadOptions): ReadSession {
   const config = cliConfig(io);
   const apiKey = opts.key ?? config.GRAPH_HISTORY_KEY;
   if (!apiKey) {
@@ -28,15 +37,21 @@ export function readClient(io: CliIo, opts: ReadOptions): GraphHistory {
   const baseUrl = opts.apiUrl ?? config.GRAPH_HISTORY_API_URL;
   if (!URL.canParse(baseUrl))
     throw new CliError(`--api-url: ${JSON.stringify(baseUrl)} is not a URL.`);
-  return new GraphHistory({ apiKey, baseUrl });
+  return { client: new GraphHistory({ apiKey, baseUrl }), apiUrl: baseUrl };
 }
 
 /** Runs a read; an API error becomes one line with its code and request id. */
-export async function reading<T>(fn: () => Promise<T>): Promise<T> {
+export async function reading<T>(session: ReadSession, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (!(err instanceof GraphHistoryError)) throw err;
+    if (err.code === 'connection_error') {
+      const cause = (err as { cause?: { cause?: { code?: string } } }).cause?.cause?.code;
+      throw new CliError(
+        `Could not reach the API at ${session.apiUrl}${cause ? ` (${cause})` : ''}: is \`pnpm start\` running? If it listens elsewhere, pass --api-url or set GRAPH_HISTORY_API_URL.`,
+      );
+    }
     const where = [err.code, err.requestId].filter(Boolean).join(', ');
     throw new CliError(`${err.message} (${where})`);
   }

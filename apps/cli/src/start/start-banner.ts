@@ -43,10 +43,12 @@ export function startBanner(b: BannerInput): string {
 
 function demoLines(b: BannerInput, demo: DemoAccess): string[] {
   const graphId = graphPublicId(b.demoGraph!);
+  const story = demo.created
+    ? '(10 minutes of history at once, then an event every second or two)'
+    : '(its story goes on from now: an event every second or two)';
   const feed = [
-    `A simulated live share, ${graphId}, is receiving agent activity now (10 minutes of history at`,
-    `once, then an event every second or two). Open ${b.apiUrl}/graphs/${graphId} in a browser`,
-    'and give the key as the user name (empty password).',
+    `A simulated live share, ${graphId}, is receiving agent activity now ${story}.`,
+    `Open ${b.apiUrl}/graphs/${graphId} in a browser and sign in with the key in the "API key" field.`,
     '',
   ];
   if (demo.created) {

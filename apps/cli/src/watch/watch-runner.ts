@@ -76,15 +76,22 @@ export class WatchRunner<S, P extends TimedLine> {
       maxAttempts: options.maxAttempts ?? (options.once ? 8 : Number.POSITIVE_INFINITY),
       onRetry: (r) =>
         log.warn(
-          `ingest not answering (${r.reason}); retry ${r.attempt} in ${Math.round(r.delayMs)} ms`,
+          `ingest not answering (${r.reason}); retry ${r.attempt} in ${Math.round(r.delayMs)} ms` +
+            (r.attempt === 1 && r.unreachable
+              ? ': is `pnpm start` running? If the ingestor listens elsewhere, pass --url or set GRAPH_HISTORY_URL.'
+              : ''),
         ),
     });
   }
 
-  /** Runs until done (`once`) or until `signal` aborts; returns what was sent per graph. */
-  async run(signal: AbortSignal): Promise<Map<string, SendTotals>> {
+  /**
+   * Runs until done (`once`) or until `signal` aborts; returns what was sent per graph. `onFound`
+   * runs once the sessions found at start were reported (a status line starts there).
+   */
+  async run(signal: AbortSignal, onFound?: () => void): Promise<Map<string, SendTotals>> {
     await this.discover();
     await this.reportFound(); // lists the sessions each graph follows, which teams need
+    onFound?.();
     await this.discoverTeams();
     await this.syncAll(signal);
     if (this.options.once) {

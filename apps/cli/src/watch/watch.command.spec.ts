@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -116,13 +116,38 @@ describe('graph-history watch', () => {
     [
       ['--once', '--project', 'missing'],
       { GRAPH_HISTORY_KEY: 'sk_x' },
-      /No Claude Code transcripts folder at .*missing/,
+      /^--project missing: .*missing does not exist\. Pass the Claude Code projects folder/,
     ],
   ])('refuses %j with one clear line', async (args, env, message) => {
     const io = captureIo({ DATA_DIR: join(tmp, 'data'), ...env });
     const run = watch(io, '--dir', tmp, ...args);
     await expect(run).rejects.toThrow(CliError);
     await expect(run).rejects.toThrow(message);
+  });
+
+  it('gives advice that fits the --dir typed: a near name, a home folder, a folder of something else', async () => {
+    const home = join(tmp, 'home');
+    mkdirSync(join(home, '.claude', 'projects', '-path-to-Demo'), { recursive: true });
+    mkdirSync(join(home, 'src', 'app'), { recursive: true });
+    const io = captureIo({ DATA_DIR: join(tmp, 'data'), GRAPH_HISTORY_KEY: 'sk_x' });
+    const refusal = (dir: string) =>
+      watch(io, '--once', '--dir', dir).then(
+        () => '',
+        (err: Error) => err.message,
+      );
+    const projects = join(home, '.claude', 'projects');
+    expect(await refusal(join(home, '.claude', 'projcts'))).toBe(
+      `--dir ${join(home, '.claude', 'projcts')}: ${join(home, '.claude', 'projcts')} does not exist. Did you mean ${projects}?`,
+    );
+    expect(await refusal(`${home}/`)).toBe(
+      `--dir ${home}/: ${home} is not a Claude Code projects folder; the one inside it is ${projects}: pass --dir ${projects}, or leave --dir out to use ~/.claude/projects.`,
+    );
+    expect(await refusal(join(home, 'src'))).toMatch(
+      /^--dir .*src: .*src holds no Claude Code transcripts \(project folders are named like -home-me-app and hold session \.jsonl files\)/,
+    );
+    expect(await refusal(join(home, 'nowhere-near'))).toMatch(
+      /^--dir .*nowhere-near: .*nowhere-near does not exist\. Pass the Claude Code projects folder \(~\/\.claude\/projects\), one project folder in it, or one session \.jsonl file\.$/,
+    );
   });
 
   it('stops with the server message when the key is refused', async () => {

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { claudeCodeAdapter } from '@graph-history/adapters';
-import { publicBaseUrl } from '@graph-history/config';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
+import { assertWatchableDir } from './dir-advice';
 import { integerIn } from '../commands/option-parsers';
 import { type CliIo, cliConfig, processIo } from '../io';
 import type { SendTotals } from './event-sender';
@@ -63,10 +62,14 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
   const folder = projectDir ?? projectsDir;
   // A project's folder appears with its first session, so a live watch may wait for it.
   const mayAppearLater = !opts.once && projectDir !== undefined;
-  if (!mayAppearLater && !existsSync(folder)) {
-    throw new CliError(
-      `No Claude Code transcripts folder at ${folder}: pass --dir (and --project) to point at one.`,
-    );
+  if (!mayAppearLater) {
+    const typed =
+      opts.project !== undefined
+        ? { flag: '--project' as const, value: opts.project }
+        : opts.dir !== undefined
+          ? { flag: '--dir' as const, value: opts.dir }
+          : undefined;
+    assertWatchableDir(folder, typed);
   }
   return {
     projectsDir,
@@ -83,7 +86,8 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
       : {}),
     ...(opts.teamsDir !== undefined ? { teamsDir: resolve(expandHome(opts.teamsDir)) } : {}),
     dataDir: resolve(config.DATA_DIR),
-    viewerBase: publicBaseUrl(config),
+    // PUBLIC_URL, else the read API the CLI uses (GRAPH_HISTORY_API_URL, or the running `start`'s).
+    viewerBase: (config.PUBLIC_URL ?? config.GRAPH_HISTORY_API_URL).replace(/\/+$/, ''),
   };
 }
 
@@ -158,11 +162,13 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
       const controller = new AbortController();
       const release = options.once ? () => undefined : stopOnSignals(controller);
       const runner = new WatchRunner(claudeCodeAdapter, options, log, stats);
-      if (!options.once) status.start();
       try {
-        const totals = await runner.run(controller.signal);
+        const totals = await runner.run(controller.signal, () => {
+          if (!options.once) status.start();
+        });
         status.stop();
         log.info(summary(totals));
+        if (!options.once) log.info('watch stopped.');
       } finally {
         status.stop();
         release();

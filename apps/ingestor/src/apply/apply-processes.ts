@@ -25,6 +25,8 @@ export class ApplyProcesses {
   constructor(
     private readonly count: number,
     private readonly databaseUrl: string,
+    /** The parent's, which workers must share even when it was derived from what they lack. */
+    private readonly queuePrefix: string,
   ) {}
 
   start(): void {
@@ -45,7 +47,7 @@ export class ApplyProcesses {
 
   private spawn(shard: number): void {
     const child = fork(WORKER_MAIN, [String(shard)], {
-      env: { ...process.env, DATABASE_URL: this.databaseUrl },
+      env: { ...process.env, DATABASE_URL: this.databaseUrl, QUEUE_PREFIX: this.queuePrefix },
       execArgv: [...process.execArgv, ...INGESTOR_NODE_FLAGS],
     });
     this.children.add(child);

@@ -64,6 +64,16 @@ export class ApiKeyRepository {
     return row ? toRow(row) : null;
   }
 
+  /** The key with this hash, revoked or not, or null. */
+  async findByHash(hash: Buffer): Promise<ApiKeyRow | null> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(columns)
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
   async insert(key: NewApiKey): Promise<void> {
     await this.db
       .insertInto('api_keys')
