@@ -21,10 +21,20 @@ import { activeWorkingCount, notSuperseded, versionAt } from './node-version-que
 import { batchRows, pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 import {
+  byteColumns,
+  fitsIn,
+  ifFits,
+  readIn,
+  sizedPage,
+  UNBOUNDED_BYTES,
+  type SizedPage,
+} from './page-bytes';
+import {
   nodeJsonOrRecord,
   RECORD_COLUMNS,
   recordColumns,
   recordOf,
+  type NodeJsonColumns,
   type NodeJsonOrRecord,
   type NodeRecordColumns,
 } from './node-json-row';
@@ -60,6 +70,8 @@ export interface NodePageQuery extends NodeListFilter {
   after?: NodeRecord;
   before?: NodeRecord;
   limit: number;
+  /** Bytes of stored JSON the page may hold (see EventPageQuery); unbounded when absent. */
+  maxBytes?: number;
 }
 
 const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]) =>
@@ -388,14 +400,19 @@ export class NodeReadRepository {
   }
 
   /** One page of the nodes list: an index range scan in list order, stopped by LIMIT. */
-  async page(q: NodePageQuery): Promise<NodeRecord[]> {
-    const rows = await this.paged(q, this.listed(q).select(recordColumns('v'))).execute();
-    return rows.map(recordOf);
+  async page(q: NodePageQuery): Promise<SizedPage<NodeRecord>> {
+    const rows = await this.sized<NodeRecordColumns>(
+      q,
+      this.listed(q).select(recordColumns('v')),
+      ['sort_key', 'created_seq'],
+      ['rec', 'rec_json'],
+    );
+    return sizedPage(rows, recordOf);
   }
 
   /** `page`, each node as its stored JSON where it has one (pg parses no `rec` for those). */
-  async pageJson(q: NodePageQuery): Promise<NodeJsonOrRecord[]> {
-    const rows = await this.paged(
+  async pageJson(q: NodePageQuery): Promise<SizedPage<NodeJsonOrRecord>> {
+    const rows = await this.sized<NodeJsonColumns>(
       q,
       this.listed(q).select([
         'v.public_json as node_json',
@@ -403,18 +420,63 @@ export class NodeReadRepository {
         'v.state as node_state',
         'v.last_event as node_last_event',
       ]),
-    ).execute();
-    return rows.map((r) => nodeJsonOrRecord(r)!);
+      ['node_state', 'node_last_event'],
+      ['node_json', 'rec'],
+    );
+    return sizedPage(rows, (r) => nodeJsonOrRecord(r)!);
+  }
+
+  /**
+   * A page (see paged) bounded to `maxBytes` of its versions' JSON (see page-bytes): the small
+   * `columns` of `query` as they are, the `heavy` ones null on the row that tells it was cut.
+   */
+  private async sized<R>(
+    q: NodePageQuery,
+    query: ReturnType<NodeReadRepository['listed']>,
+    columns: string[],
+    heavy: string[],
+  ): Promise<(R & { fits: boolean })[]> {
+    const maxBytes = sql.val(q.maxBytes ?? UNBOUNDED_BYTES);
+    const { column, direction } = this.position(q);
+    const page = this.paged(
+      q,
+      query.select([
+        sql<number>`coalesce(octet_length(v.public_json), octet_length(v.rec::text))`.as('size'),
+        sql<string | number>`${sql.ref(column)}`.as('pos'),
+      ]),
+    );
+    const rows = await this.db
+      .selectFrom(
+        this.db
+          .selectFrom(page.as('s'))
+          .selectAll('s')
+          .select(byteColumns(sql.ref('s.size'), sql.ref('s.pos'), direction))
+          .as('s'),
+      )
+      .where(readIn(maxBytes))
+      .select(columns.map((c) => sql.ref(`s.${c}`).as(c)))
+      .select(heavy.map((c) => ifFits(maxBytes, c).as(c)))
+      .select(fitsIn(maxBytes).as('fits'))
+      .orderBy(sql.ref('s.pos'), direction)
+      .execute();
+    return rows as unknown as (R & { fits: boolean })[];
+  }
+
+  private position(q: NodePageQuery) {
+    return {
+      column: q.order === 'tree' ? 'v.sort_key' : 'v.node_no',
+      direction: q.before ? ('desc' as const) : ('asc' as const),
+    };
   }
 
   /** A list query narrowed to the page's position, in list order, stopped by LIMIT. */
   private paged<Q extends ReturnType<NodeReadRepository['listed']>>(q: NodePageQuery, query: Q): Q {
-    const column = q.order === 'tree' ? 'v.sort_key' : 'v.node_no';
+    const { column, direction } = this.position(q);
     const position = (rec: NodeRecord) => (q.order === 'tree' ? rec.sortKey : rec.no);
     let out = query;
-    if (q.after) out = out.where(column, '>', position(q.after)) as Q;
-    if (q.before) out = out.where(column, '<', position(q.before)) as Q;
-    return out.orderBy(column, q.before ? 'desc' : 'asc').limit(q.limit) as Q;
+    if (q.after) out = out.where(column as 'v.node_no', '>', position(q.after) as never) as Q;
+    if (q.before) out = out.where(column as 'v.node_no', '<', position(q.before) as never) as Q;
+    return out.orderBy(column as 'v.node_no', direction).limit(q.limit) as Q;
   }
 
   /** The node when the list `filter` describes holds it (a cursor's check), else null. */
