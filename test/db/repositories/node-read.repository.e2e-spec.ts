@@ -169,7 +169,7 @@ describe('NodeReadRepository', () => {
       for (const seq of [1, 4, 8, last]) {
         for (const f of filters(seq)) {
           for (const order of ['created', 'tree'] as const) {
-            const page = await repo.page({ graphId: h.graphId, ...f, order, limit: 100 });
+            const { rows: page } = await repo.page({ graphId: h.graphId, ...f, order, limit: 100 });
             expect({ f, order, page }).toEqual({ f, order, page: expected(f, order) });
           }
         }
@@ -181,8 +181,10 @@ describe('NodeReadRepository', () => {
         const all = expected({ seq: last }, order);
         const cursor = all[2]!;
         const base = { graphId: h.graphId, seq: last, order };
-        expect(await repo.page({ ...base, after: cursor, limit: 2 })).toEqual(all.slice(3, 5));
-        expect(await repo.page({ ...base, before: cursor, limit: 5 })).toEqual(
+        expect((await repo.page({ ...base, after: cursor, limit: 2 })).rows).toEqual(
+          all.slice(3, 5),
+        );
+        expect((await repo.page({ ...base, before: cursor, limit: 5 })).rows).toEqual(
           all.slice(0, 2).reverse(),
         );
       }
