@@ -1,0 +1,187 @@
+import { ApiHarness } from './support/api-harness';
+import { EventScript } from './support/watch-events';
+
+/** `count` tasks.updated events of `tasks` tasks of `chars` characters each, in one session. */
+function bigEvents(count: number, tasks: number, chars: number): EventScript {
+  const s = new EventScript().session('s');
+  for (let i = 0; i < count; i++)
+    s.tasks(
+      's',
+      Array.from({ length: tasks }, (_, t) => ({
+        id: String(t),
+        content: `${i}:${t}:`.padEnd(chars, 'x'),
+        status: 'pending',
+      })),
+    );
+  return s;
+}
+
+interface Page {
+  status: number;
+  bytes: number;
+  has_more: boolean;
+  ids: string[];
+}
+
+/** Pages bounded in bytes: what one request can hold in memory, whatever the stored rows. */
+describe('read API: pages of large stored rows', () => {
+  describe('bounded by PAGE_MAX_BYTES', () => {
+    const MAX = 1_000_000;
+    let h: ApiHarness;
+    let key: string;
+    let eventCount: number;
+
+    beforeAll(async () => {
+      h = await ApiHarness.start({
+        PAGE_MAX_BYTES: String(MAX),
+        RATE_LIMIT_PER_SECOND: '1000000000',
+        RATE_LIMIT_BURST: '1000000000',
+        ACCOUNT_CONCURRENCY: '1000',
+      });
+      // ~300 KB events, then one of ~1.2 MB: larger than the bound on its own
+      const s = bigEvents(12, 100, 3_000);
+      s.tasks(
+        's',
+        Array.from({ length: 400 }, (_, t) => ({
+          id: String(t),
+          content: 'y'.repeat(3_000),
+          status: 'pending',
+        })),
+      );
+      s.status('s', 'idle');
+      eventCount = s.events.length;
+      await h.seed('big', s.events, 'big');
+      // 80 agents of ~20 KB each: 1.6 MB of nodes
+      const wide = new EventScript().session('w');
+      for (let i = 0; i < 80; i++)
+        wide.agent(`w/a${i}`, 'w', { purpose: `${i}:`.padEnd(20_000, 'p') });
+      await h.seed('wide', wide.events, 'big');
+      key = await h.key('big');
+    });
+    afterAll(() => h.stop());
+
+    const page = async (path: string): Promise<Page> => {
+      const r = await h.get(path, { key });
+      const body = r.json as { has_more: boolean; data: { id: string }[] };
+      expect(r.status).toBe(200);
+      return {
+        status: r.status,
+        bytes: Buffer.byteLength(r.body),
+        has_more: body.has_more,
+        ids: body.data.map((e) => e.id),
+      };
+    };
+
+    /** Every page of a list from `first`, following `starting_after` (and `url` unchanged). */
+    async function follow(first: string): Promise<Page[]> {
+      const pages = [await page(first)];
+      while (pages.at(-1)!.has_more) {
+        const after = pages.at(-1)!.ids.at(-1)!;
+        pages.push(await page(`${first}&starting_after=${after}`));
+        expect(pages.length).toBeLessThan(40);
+      }
+      return pages;
+    }
+
+    it.each([
+      ['events', ''],
+      ['events with their nodes', '&expand[]=data.node'],
+      ['events with expanded nodes', '&expand[]=data.node.parent'],
+    ])('ends %s pages early with has_more, and the cursor goes on just after', async (_, x) => {
+      for (const order of ['asc', 'desc']) {
+        const pages = await follow(`/api/v1/graphs/gph_big/events?limit=1000&order=${order}${x}`);
+        const ids = pages.flatMap((p) => p.ids);
+        // every event once, in order, over several pages, none empty
+        expect(ids).toHaveLength(eventCount);
+        expect(new Set(ids).size).toBe(eventCount);
+        expect(pages.length).toBeGreaterThan(3);
+        for (const p of pages) {
+          expect(p.ids.length).toBeGreaterThanOrEqual(1);
+          // within the bound, or one item alone (the ~1.2 MB event)
+          if (p.ids.length > 1) expect(p.bytes).toBeLessThanOrEqual(MAX * 1.05);
+        }
+        expect(pages.some((p) => p.ids.length === 1 && p.bytes > MAX)).toBe(true);
+        const full = await page(`/api/v1/graphs/gph_big/events?limit=1000&order=${order}`);
+        expect(full.ids.length).toBeLessThan(eventCount);
+        expect(full.has_more).toBe(true);
+      }
+    });
+
+    it.each([
+      ['nodes', ''],
+      ['nodes with expansions', '&expand[]=data.parent'],
+    ])('ends %s pages early with has_more, and the cursor goes on just after', async (_, x) => {
+      const pages = await follow(`/api/v1/graphs/gph_wide/nodes?limit=1000${x}`);
+      const ids = pages.flatMap((p) => p.ids);
+      expect(ids).toHaveLength(81);
+      expect(new Set(ids).size).toBe(81);
+      expect(pages.length).toBeGreaterThan(1);
+      for (const p of pages) expect(p.bytes).toBeLessThanOrEqual(MAX * (x ? 2.1 : 1.05));
+    });
+
+    it('ends a page read backwards (ending_before) early too, nearest items first', async () => {
+      const all = (await follow('/api/v1/graphs/gph_big/events?limit=1000&order=asc')).flatMap(
+        (p) => p.ids,
+      );
+      const last = all.at(-1)!;
+      const back = await page(
+        `/api/v1/graphs/gph_big/events?limit=1000&order=asc&ending_before=${last}`,
+      );
+      expect(back.has_more).toBe(true);
+      expect(back.ids.length).toBeGreaterThanOrEqual(1);
+      expect(back.ids).toEqual(all.slice(all.length - 1 - back.ids.length, -1));
+    });
+  });
+
+  describe('sized to the tokens the key holds', () => {
+    let h: ApiHarness;
+
+    beforeAll(async () => {
+      h = await ApiHarness.start({
+        RATE_LIMIT_PER_SECOND: '1',
+        RATE_LIMIT_BURST: '60',
+        ACCOUNT_RATE_LIMIT: '1',
+        ACCOUNT_RATE_BURST: '1000',
+      });
+      // 12 events of ~20 KB: 240 KB in all, about what 60 tokens pay for (60 x 4 KB)
+      await h.seed('mid', bigEvents(12, 10, 2_000).events, 'mid');
+    });
+    afterAll(() => h.stop());
+
+    it('takes the tokens before the read: concurrent pages share what the bucket holds', async () => {
+      const key = await h.key('mid');
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => h.get('/api/v1/graphs/gph_mid/events?limit=100', { key })),
+      );
+      // a request that finds the bucket empty is refused before it reads
+      for (const a of answers) expect([200, 429]).toContain(a.status);
+      const served = answers.filter((a) => a.status === 200);
+      expect(served.length).toBeGreaterThanOrEqual(1);
+      const bodies = served.map((a) => a.json as { has_more: boolean; data: unknown[] });
+      const bytes = served.reduce((n, a) => n + Buffer.byteLength(a.body), 0);
+      // charged after the fact, each would hold all 12 events (~720 KB in all); reserved before,
+      // together they hold what 60 tokens pay for and, beyond, at most one event each
+      expect(bytes).toBeLessThan(60 * 4096 + 3 * 25_000);
+      expect(bodies.every((b) => b.data.length >= 1)).toBe(true);
+      expect(bodies.reduce((n, b) => n + b.data.length, 0)).toBeLessThan(12 * served.length);
+    });
+
+    it('gives back what a page did not use', async () => {
+      const key = await h.key('mid');
+      const small = await h.get('/api/v1/graphs/gph_mid/events?limit=1', { key });
+      expect(small.status).toBe(200);
+      expect(Number(small.headers['request-cost'])).toBeLessThan(10);
+      await new Promise((r) => setTimeout(r, 100));
+      const next = await h.get('/api/v1/graphs/gph_mid', { key });
+      expect(Number(next.headers['ratelimit-remaining'])).toBeGreaterThan(45);
+    });
+
+    it('answers limit=1000 without an error, cut to the tokens held', async () => {
+      const key = await h.key('mid');
+      const r = await h.get('/api/v1/graphs/gph_mid/events?limit=1000', { key });
+      expect(r.status).toBe(200);
+      expect(Buffer.byteLength(r.body)).toBeLessThan(61 * 4096 + 25_000);
+      expect((r.json as { has_more: boolean }).has_more).toBe(true);
+    });
+  });
+});
