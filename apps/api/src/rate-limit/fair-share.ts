@@ -36,11 +36,11 @@ function tell(reply: FastifyReply, d: RateDecision): void {
  * its key's bucket and one from its account's (every key of an account shares the latter). One
  * that may read much (a list, an expansion: readsMuch) then reserves, before it reads, as many
  * tokens as both buckets hold up to what `pageMaxBytes` costs, and may read the bytes they pay
- * for (pageBytesOf); its pages end early past them. Once its answer is built, its cost (see
- * requestCost) is settled against what it took: unused tokens go back, a first item larger than
- * the reserve is charged on top, which may put the buckets in debt. Expensive requests also wait
- * for one of the account's concurrency slots. RateLimit-* headers report the tighter bucket after
- * the charge, and Request-Cost the tokens spent.
+ * for (pageBytesOf); its pages end early past them. Expensive requests (isExpensive) wait for one
+ * of the account's concurrency slots first. Once its answer is built, its cost (see requestCost)
+ * is settled against what it took: unused tokens go back, a first item larger than the reserve is
+ * charged on top, which may put the buckets in debt. RateLimit-* headers report the tighter bucket
+ * after the charge, and Request-Cost the tokens spent.
  */
 export class FairShare {
   constructor(

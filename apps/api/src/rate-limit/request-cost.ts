@@ -22,6 +22,8 @@ export const bytesPaidFor = (tokens: number, maxBytes: number): number =>
 /** Pages above this size are expensive (see isExpensive). */
 const CHEAP_LIMIT = 100;
 
+const EXPANDS = /(^|&)expand(%5B|\[|=)/i;
+
 /**
  * Whether a request may be expensive, judged from its URL before it runs: it expands something,
  * or asks for a page of more than 100. Such requests count against the account's concurrency bound.
@@ -30,17 +32,18 @@ export function isExpensive(url: string): boolean {
   const q = url.indexOf('?');
   if (q < 0) return false;
   const query = url.slice(q + 1);
-  if (/(^|&)expand(%5B|\[|=)/i.test(query)) return true;
+  if (EXPANDS.test(query)) return true;
   const limit = /(^|&)limit=(\d+)/.exec(query);
   return limit !== null && Number(limit[2]) > CHEAP_LIMIT;
 }
 
 /**
- * Whether a request may read large stored JSON, judged from its URL: a list (events, nodes) or
- * an expansion. It reserves its cost before it reads (see FairShare).
+ * Whether a request may read much stored JSON, judged from its URL: a list (events, nodes; their
+ * pages hold up to PAGE_MAX_BYTES whatever their limit) or an expansion. It reserves its cost
+ * before it reads (see FairShare).
  */
 export function readsMuch(url: string): boolean {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  return /\/(events|nodes)\/?$/.test(path) || (q >= 0 && isExpensive(url));
+  return /\/(events|nodes)\/?$/.test(path) || (q >= 0 && EXPANDS.test(url.slice(q + 1)));
 }
