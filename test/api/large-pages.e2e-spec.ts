@@ -48,7 +48,8 @@ describe('read API: pages of large stored rows', () => {
           status: 'pending',
         })),
       );
-      s.status('s', 'idle');
+      // small events of a node whose task list is ~1.2 MB
+      s.status('s', 'idle').status('s', 'working').status('s', 'idle');
       eventCount = s.events.length;
       await h.seed('big', s.events, 'big');
       // 80 agents of ~20 KB each: 1.6 MB of nodes
@@ -117,6 +118,19 @@ describe('read API: pages of large stored rows', () => {
       expect(new Set(ids).size).toBe(81);
       expect(pages.length).toBeGreaterThan(1);
       for (const p of pages) expect(p.bytes).toBeLessThanOrEqual(MAX * (x ? 2.1 : 1.05));
+    });
+
+    it('refuses task lists past the bound with expand_too_large, and reads one list whole', async () => {
+      const tasks = '/api/v1/graphs/gph_big/events?order=desc&expand[]=data.node.tasks';
+      const refused = await h.get(`${tasks}&limit=3`, { key });
+      expect(refused.status).toBe(400);
+      expect(refused.json).toMatchObject({
+        error: { code: 'expand_too_large', param: 'expand' },
+      });
+      expect((refused.json as { error: { message: string } }).error.message).toMatch(/bytes/);
+      const one = await h.get(`${tasks}&limit=1`, { key });
+      expect(one.status).toBe(200);
+      expect(Buffer.byteLength(one.body)).toBeGreaterThan(MAX);
     });
 
     it('ends a page read backwards (ending_before) early too, nearest items first', async () => {

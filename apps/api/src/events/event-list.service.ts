@@ -11,7 +11,7 @@ import { EventJsonOrRow, EventReadRepository, EventWithNode, GraphHead } from '@
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
-import { ExpandBudget } from '../expand/expand-budget';
+import { ExpandBudget, MAX_EXPANDED_OBJECTS } from '../expand/expand-budget';
 import { graphPath } from '../expand/expand-urls';
 import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot, NodeSlot } from '../expand/node-slot';
@@ -101,7 +101,7 @@ export class EventListService {
     // expansions below data.node: records, expanded and presented
     const rows = empty ? NO_ROWS : await this.events.pageWithNodes(range);
     const { data, hasMore } = takePage(rows, limit, reversed);
-    const nodes = await this.nodesOf(graph, data, query, now);
+    const nodes = await this.nodesOf(graph, data, query, now, maxBytes);
     const items = data.map((e, i) =>
       presentEvent(
         graph.graphId,
@@ -154,6 +154,7 @@ export class EventListService {
     events: EventWithNode[],
     query: EventListQuery,
     now: number,
+    maxBytes: number,
   ): Promise<(NodeSlot | null)[]> {
     const slots = events.map((e) =>
       e.node
@@ -161,7 +162,7 @@ export class EventListService {
         : null,
     );
     const present = slots.filter((s): s is NodeSlot => s !== null);
-    const budget = new ExpandBudget();
+    const budget = new ExpandBudget(MAX_EXPANDED_OBJECTS, maxBytes);
     budget.take(present.length);
     await this.expander.expand(graph, present, query.expand.descendantsMaxDepth, budget);
     return slots;

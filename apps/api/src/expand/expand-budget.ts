@@ -1,16 +1,27 @@
-import { expandTooLarge } from '../api-errors';
+import { expandTooLarge, expandTooManyBytes } from '../api-errors';
 
 export const MAX_EXPANDED_OBJECTS = 10_000;
 
-/** Counts the objects expansions add to one response and refuses past the cap. */
+/**
+ * Counts the objects expansions add to one response and refuses past the cap; `maxBytes` bounds
+ * the stored JSON of the task lists each level of expansions reads (see NodeExpander).
+ */
 export class ExpandBudget {
   private used = 0;
 
-  constructor(private readonly max = MAX_EXPANDED_OBJECTS) {}
+  constructor(
+    private readonly max = MAX_EXPANDED_OBJECTS,
+    readonly maxBytes = Number.MAX_SAFE_INTEGER,
+  ) {}
 
   take(count: number): void {
     this.used += count;
     if (this.used > this.max) throw expandTooLarge(this.max);
+  }
+
+  /** Refuses the request: a read of its expansions would pass `maxBytes`. */
+  tooManyBytes(): never {
+    throw expandTooManyBytes(this.maxBytes);
   }
 
   /** How many objects may still be added. */

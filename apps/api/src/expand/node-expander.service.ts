@@ -190,9 +190,10 @@ export class NodeExpander {
     const messages = owners('messages');
     await Promise.all([
       tasks.length &&
-        this.items
-          .tasksAt(graphId, tasks.map(at))
-          .then((l) => attach('tasks', tasks, l, (_, t) => presentTask(t))),
+        this.items.tasksAt(graphId, tasks.map(at), level.budget.maxBytes).then((l) => {
+          if (l.cut) level.budget.tooManyBytes();
+          attach('tasks', tasks, l.lists, (_, t) => presentTask(t));
+        }),
       spawns.length &&
         this.items
           .spawnsAt(graphId, spawns.map(at), limit)

@@ -4,6 +4,7 @@ import { GraphHead, NodeListFilter, NodeReadRepository } from '@graph-history/db
 import { parameterInvalid, Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
+import { ExpandBudget, MAX_EXPANDED_OBJECTS } from '../expand/expand-budget';
 import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot } from '../expand/node-slot';
 import { graphPath } from '../expand/expand-urls';
@@ -63,7 +64,12 @@ export class NodeListService {
     const rows = moment.seq === 0 ? NO_ROWS : await this.nodes.page(pageQuery);
     const { data, hasMore } = takePage(rows, limit, before !== undefined);
     const slots = data.map((rec) => nodeSlot(rec, moment, query.expand.tree ?? undefined));
-    await this.expander.expand(graph, slots, query.expand.descendantsMaxDepth);
+    await this.expander.expand(
+      graph,
+      slots,
+      query.expand.descendantsMaxDepth,
+      new ExpandBudget(MAX_EXPANDED_OBJECTS, maxBytes),
+    );
     return listEnvelope(
       url,
       moment.eventId,

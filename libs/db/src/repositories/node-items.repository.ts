@@ -4,6 +4,7 @@ import { Db } from '../connection';
 import type { NodeAt } from './node-read.repository';
 import { groupByOrdinal } from './ordinal-groups';
 import { unnestNodesAt } from './unnest-rows';
+import { byteColumns, fitsIn, ifFits, readIn, sizedPage, UNBOUNDED_BYTES } from './page-bytes';
 
 /**
  * A node's tasks, spawns, waits and messages as of an event, for many nodes at once (each with
@@ -13,26 +14,45 @@ import { unnestNodesAt } from './unnest-rows';
 export class NodeItemsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The task list of the newest snapshot at or before each node's sequence. */
-  async tasksAt(graphId: number, nodes: NodeAt[]): Promise<TaskItem[][]> {
+  /**
+   * The task list of the newest snapshot at or before each node's sequence, bounded to
+   * `maxBytes` of their JSON (see page-bytes: the first list always); `cut` when a list was left
+   * out for it.
+   */
+  async tasksAt(
+    graphId: number,
+    nodes: NodeAt[],
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<{ lists: TaskItem[][]; cut: boolean }> {
+    const max = sql.val(maxBytes);
     const rows = await this.db
-      .selectFrom(unnestNodesAt(nodes))
-      .crossJoinLateral((eb) =>
-        eb
-          .selectFrom('task_snapshots as s')
-          .select('s.tasks')
-          .where('s.graph_id', '=', graphId)
-          .whereRef('s.node_no', '=', 'p.node_no')
-          .whereRef('s.seq', '<=', 'p.seq')
-          .orderBy('s.seq', 'desc')
-          .limit(1)
-          .as('t'),
+      .selectFrom(
+        this.db
+          .selectFrom(unnestNodesAt(nodes))
+          .crossJoinLateral((eb) =>
+            eb
+              .selectFrom('task_snapshots as s')
+              .select('s.tasks')
+              .where('s.graph_id', '=', graphId)
+              .whereRef('s.node_no', '=', 'p.node_no')
+              .whereRef('s.seq', '<=', 'p.seq')
+              .orderBy('s.seq', 'desc')
+              .limit(1)
+              .as('t'),
+          )
+          .select(['p.i', 't.tasks'])
+          // jsonb has no cheap length (stored sizes are compressed): its text's, in Postgres
+          .select(byteColumns(sql`octet_length(t.tasks::text)`, sql.ref('p.i'), 'asc'))
+          .as('s'),
       )
-      .select(['p.i', 't.tasks'])
+      .where(readIn(max))
+      .select(['s.i', ifFits<TaskItem[]>(max, 'tasks').as('tasks'), fitsIn(max).as('fits')])
+      .orderBy('s.i')
       .execute();
-    const out: TaskItem[][] = nodes.map(() => []);
-    for (const r of rows) out[Number(r.i) - 1] = r.tasks;
-    return out;
+    const { rows: fitting, cut } = sizedPage(rows, (r) => r);
+    const lists: TaskItem[][] = nodes.map(() => []);
+    for (const r of fitting) lists[Number(r.i) - 1] = r.tasks!;
+    return { lists, cut };
   }
 
   async spawnsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<SpawnRecord[][]> {
