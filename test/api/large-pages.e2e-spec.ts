@@ -73,12 +73,15 @@ describe('read API: pages of large stored rows', () => {
       };
     };
 
-    /** Every page of a list from `first`, following `starting_after` (and `url` unchanged). */
-    async function follow(first: string): Promise<Page[]> {
-      const pages = [await page(first)];
+    /**
+     * Every page of the list at `url` (after `from` when given), following `starting_after` with
+     * the `url` unchanged.
+     */
+    async function follow(url: string, from?: string): Promise<Page[]> {
+      const pages = [await page(from ? `${url}&starting_after=${from}` : url)];
       while (pages.at(-1)!.has_more) {
         const after = pages.at(-1)!.ids.at(-1)!;
-        pages.push(await page(`${first}&starting_after=${after}`));
+        pages.push(await page(`${url}&starting_after=${after}`));
         expect(pages.length).toBeLessThan(40);
       }
       return pages;
@@ -132,6 +135,27 @@ describe('read API: pages of large stored rows', () => {
       expect(one.status).toBe(200);
       expect(Buffer.byteLength(one.body)).toBeGreaterThan(MAX);
     });
+
+    it.each(['children', 'descendants'])(
+      'ends %s early past the bound, has_more with a url that goes on just after',
+      async (path) => {
+        const list = await h.get('/api/v1/graphs/gph_wide/nodes?limit=1', { key });
+        const session = (list.json as { data: { id: string }[] }).data[0]!.id;
+        const r = await h.get(`/api/v1/graphs/gph_wide/nodes/${session}?expand[]=${path}`, { key });
+        expect(r.status).toBe(200);
+        expect(Buffer.byteLength(r.body)).toBeLessThanOrEqual(MAX * 1.05);
+        const expanded = (
+          r.json as Record<string, { has_more: boolean; url: string; data: { id: string }[] }>
+        )[path]!;
+        expect(expanded.has_more).toBe(true);
+        expect(expanded.data.length).toBeGreaterThanOrEqual(1);
+        expect(expanded.data.length).toBeLessThan(80);
+        const rest = await follow(expanded.url, expanded.data.at(-1)!.id);
+        const ids = [...expanded.data.map((n) => n.id), ...rest.flatMap((p) => p.ids)];
+        expect(ids).toHaveLength(80);
+        expect(new Set(ids).size).toBe(80);
+      },
+    );
 
     it('ends a page read backwards (ending_before) early too, nearest items first', async () => {
       const all = (await follow('/api/v1/graphs/gph_big/events?limit=1000&order=asc')).flatMap(

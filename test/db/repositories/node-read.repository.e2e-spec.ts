@@ -211,13 +211,17 @@ describe('NodeReadRepository', () => {
     ];
     const children = (p: { nodeNo: number; seq: number }) =>
       sorted(h.nodesAt(p.seq).values(), 'created').filter((r) => r.parentNo === p.nodeNo);
-    expect(await repo.childrenOf(h.graphId, parents, 100, 1000)).toEqual(parents.map(children));
-    expect(await repo.childrenOf(h.graphId, parents, 1, 1000)).toEqual(
-      parents.map((p) => children(p).slice(0, 1)),
-    );
+    const lists = async (...args: [number, number, number?]) =>
+      (await repo.childrenOf(h.graphId, parents, ...args)).lists;
+    expect(await lists(100, 1000)).toEqual(parents.map(children));
+    expect(await lists(1, 1000)).toEqual(parents.map((p) => children(p).slice(0, 1)));
     // the total limit stops the scan: the first parent's rows, then nothing
-    const cut = await repo.childrenOf(h.graphId, parents, 100, 2);
-    expect(cut).toEqual([children(parents[0]!).slice(0, 2), [], [], []]);
+    expect(await lists(100, 2)).toEqual([children(parents[0]!).slice(0, 2), [], [], []]);
+    // so does a byte bound, which says so: the first row always
+    expect(await repo.childrenOf(h.graphId, parents, 100, 1000, 1)).toEqual({
+      lists: [children(parents[0]!).slice(0, 1), [], [], []],
+      cutFrom: 0,
+    });
   });
 
   it('descendantsOf lists each subtree in tree order, to a depth when asked', async () => {
@@ -235,8 +239,11 @@ describe('NodeReadRepository', () => {
           n.sortKey < descendantsUpperBound(r.sortKey) &&
           (r.maxDepth === null || n.depth <= r.maxDepth),
       );
-    expect(await repo.descendantsOf(h.graphId, roots, 1000, 10_000)).toEqual(roots.map(below));
-    expect(await repo.descendantsOf(h.graphId, roots, 2, 10_000)).toEqual(
+    expect(await repo.descendantsOf(h.graphId, roots, 1000, 10_000)).toEqual({
+      lists: roots.map(below),
+      cutFrom: null,
+    });
+    expect((await repo.descendantsOf(h.graphId, roots, 2, 10_000)).lists).toEqual(
       roots.map((r) => below(r).slice(0, 2)),
     );
   });

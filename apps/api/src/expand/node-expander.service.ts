@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeRecord } from '@graph-history/domain';
-import { GraphHead, NodeAt, NodeItemsRepository, NodeReadRepository } from '@graph-history/db';
+import {
+  GraphHead,
+  NodeAt,
+  NodeItemsRepository,
+  NodeReadRepository,
+  RecordLists,
+} from '@graph-history/db';
 import { ExpandBudget } from './expand-budget';
 import { NodeExpansion } from './expand-paths';
 import { childrenUrl, descendantsUrl, ListContext, nodeListUrl } from './expand-urls';
@@ -111,6 +117,7 @@ export class NodeExpander {
       parents.map(at),
       CHILDREN_PAGE + 1,
       totalLimit,
+      level.budget.maxBytes,
     );
     this.attachLists(level, parents, lists, totalLimit, 'children', CHILDREN_PAGE, (c) =>
       childrenUrl(c),
@@ -131,6 +138,7 @@ export class NodeExpander {
       })),
       DESCENDANTS_PAGE + 1,
       totalLimit,
+      level.budget.maxBytes,
     );
     this.attachLists(level, roots, lists, totalLimit, 'descendants', DESCENDANTS_PAGE, (c) =>
       descendantsUrl(c, DESCENDANTS_PAGE),
@@ -140,7 +148,7 @@ export class NodeExpander {
   private attachLists(
     level: Level,
     owners: NodeSlot[],
-    lists: NodeRecord[][],
+    { lists, cutFrom }: RecordLists,
     totalLimit: number,
     key: 'children' | 'descendants',
     pageSize: number,
@@ -158,7 +166,8 @@ export class NodeExpander {
       owner.expanded.set(key, {
         kind: 'nodes',
         slots,
-        hasMore: recs.length > pageSize,
+        // lists from the one a byte bound cut on were not read whole: their `url` goes on
+        hasMore: recs.length > pageSize || (cutFrom !== null && i >= cutFrom),
         url: url(this.context(level, owner, key)),
         asOfEventId: owner.moment.eventId,
       });

@@ -5,7 +5,7 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { sql } from 'kysely';
+import { sql, type AliasedExpression } from 'kysely';
 import { Db } from '../connection';
 import { BatchedStatement } from '../batched-statement';
 import { pgArg, PreparedStatement } from '../prepared-statement';
@@ -73,6 +73,19 @@ export interface NodePageQuery extends NodeListFilter {
   /** Bytes of stored JSON the page may hold (see EventPageQuery); unbounded when absent. */
   maxBytes?: number;
 }
+
+/**
+ * Lists of records, one per input; `cutFrom`, the index of the first list of which rows were left
+ * out for a byte bound (it and the lists after it are not whole), else null.
+ */
+export interface RecordLists {
+  lists: NodeRecord[][];
+  cutFrom: number | null;
+}
+
+/** A version's bytes in SQL: its public JSON's, or its record's as text on older rows. */
+const RECORD_BYTES =
+  sql<number>`coalesce(octet_length(v.public_json), octet_length(v.rec::text))`.as('size');
 
 const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]) =>
   groupByOrdinal(count, rows, recordOf);
@@ -318,21 +331,23 @@ export class NodeReadRepository {
   /**
    * The first `limit` children of each parent as of its sequence, oldest first; at most
    * `totalLimit` rows in all (the lateral join yields each parent's rows in order, in input order,
-   * so the outer LIMIT stops the scan early).
+   * so the outer LIMIT stops the scan early); within `maxBytes` (see recordLists).
    */
   async childrenOf(
     graphId: number,
     parents: NodeAt[],
     limit: number,
     totalLimit: number,
-  ): Promise<NodeRecord[][]> {
-    if (parents.length === 0) return [];
-    const rows = await this.db
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<RecordLists> {
+    if (parents.length === 0) return { lists: [], cutFrom: null };
+    const rows = this.db
       .selectFrom(unnestNodesAt(parents))
       .crossJoinLateral((eb) =>
         eb
           .selectFrom('node_versions as v')
           .select(['v.node_no', ...recordColumns('v')])
+          .select([sql.ref('v.node_no').as('pos'), RECORD_BYTES])
           .where('v.graph_id', '=', graphId)
           .whereRef('v.parent_no', '=', 'p.node_no')
           .whereRef('v.valid_from', '<=', 'p.seq')
@@ -341,10 +356,9 @@ export class NodeReadRepository {
           .limit(limit)
           .as('c'),
       )
-      .select(['p.i', ...recordColumnsOf('c')])
-      .limit(totalLimit)
-      .execute();
-    return groupRecords(parents.length, rows);
+      .select(['p.i', 'c.pos', 'c.size', ...recordColumnsOf('c')])
+      .limit(totalLimit);
+    return this.recordLists(rows, parents.length, maxBytes);
   }
 
   /** The first `limit` nodes under each subtree root as of its sequence, in tree order; see childrenOf. */
@@ -353,9 +367,10 @@ export class NodeReadRepository {
     roots: SubtreeAt[],
     limit: number,
     totalLimit: number,
-  ): Promise<NodeRecord[][]> {
-    if (roots.length === 0) return [];
-    const rows = await this.db
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<RecordLists> {
+    if (roots.length === 0) return { lists: [], cutFrom: null };
+    const rows = this.db
       .selectFrom(
         unnestRows<{ lo: string; hi: string; max_depth: number | null; seq: number }>({
           lo: pgArray(
@@ -380,6 +395,7 @@ export class NodeReadRepository {
         eb
           .selectFrom('node_versions as v')
           .select(recordColumns('v'))
+          .select([sql.ref('v.sort_key').as('pos'), RECORD_BYTES])
           .where('v.graph_id', '=', graphId)
           // sort_key's collation ("C") is the comparison's: byte order, as the index holds it
           .whereRef('v.sort_key', '>', 'p.lo')
@@ -393,10 +409,40 @@ export class NodeReadRepository {
           .limit(limit)
           .as('d'),
       )
-      .select(['p.i', ...recordColumnsOf('d')])
-      .limit(totalLimit)
-      .execute();
-    return groupRecords(roots.length, rows);
+      .select(['p.i', 'd.pos', 'd.size', ...recordColumnsOf('d')])
+      .limit(totalLimit);
+    return this.recordLists(rows, roots.length, maxBytes);
+  }
+
+  /**
+   * The rows of childrenOf or descendantsOf (`i`, `pos` in list order, `size`, the record
+   * columns) grouped into lists, read within `maxBytes` of the versions' JSON (see page-bytes: the
+   * first row always).
+   */
+  private async recordLists(
+    rows: { as(alias: 'b'): AliasedExpression<unknown, 'b'> },
+    count: number,
+    maxBytes: number,
+  ): Promise<RecordLists> {
+    const max = sql.val(maxBytes);
+    const bounded = (await this.db
+      .selectFrom(
+        this.db
+          .selectFrom(rows.as('b'))
+          .selectAll()
+          .select(byteColumns(sql.ref('b.size'), sql`b.i, b.pos`, 'asc'))
+          .as('s'),
+      )
+      .where(readIn(max))
+      .select([sql.ref('s.i').as('i'), sql.ref('s.sort_key').as('sort_key')])
+      .select([sql.ref('s.created_seq').as('created_seq')])
+      .select([ifFits(max, 'rec').as('rec'), ifFits(max, 'rec_json').as('rec_json')])
+      .select(fitsIn(max).as('fits'))
+      .orderBy(sql`s.i, s.pos`)
+      .execute()) as unknown as (NodeRecordColumns & { i: number; fits: boolean })[];
+    const left = bounded.find((r) => !r.fits);
+    const fitting = left ? bounded.filter((r) => r.fits) : bounded;
+    return { lists: groupRecords(count, fitting), cutFrom: left ? Number(left.i) - 1 : null };
   }
 
   /** One page of the nodes list: an index range scan in list order, stopped by LIMIT. */
