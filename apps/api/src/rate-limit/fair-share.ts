@@ -114,13 +114,20 @@ export class FairShare {
       this.keys.reserve(a.keyId, wanted),
       this.accounts.reserve(a.account, wanted),
     ]);
+    (req as AdmittedRequest)[ADMITTED] = a;
+    if (!byKey || !byAccount) {
+      // Redis failed: nothing reserved; the page bound holds and settle charges the whole cost
+      if (byKey) this.keys.refund(a.keyId, byKey.tokens);
+      if (byAccount) this.accounts.refund(a.account, byAccount.tokens);
+      setPageBytes(req, this.pageMaxBytes);
+      return;
+    }
     a.reserved = Math.min(byKey.tokens, byAccount.tokens);
     if (byKey.tokens > a.reserved) this.keys.refund(a.keyId, byKey.tokens - a.reserved);
     if (byAccount.tokens > a.reserved)
       this.accounts.refund(a.account, byAccount.tokens - a.reserved);
     tell(reply, tighter(byKey.decision, byAccount.decision));
     setPageBytes(req, bytesPaidFor(a.reserved, this.pageMaxBytes));
-    (req as AdmittedRequest)[ADMITTED] = a;
   }
 
   private async slot(req: FastifyRequest, reply: FastifyReply, a: Admission): Promise<void> {

@@ -85,11 +85,11 @@ export class KeyRateLimiter {
   }
 
   /**
-   * Takes up to `tokens` from the key's shared bucket, as many as it holds, before a request
-   * reads: what it may then spend (see FairShare). While Redis fails, grants them all and
-   * charges the insurance limiter (the page bound still holds).
+   * Takes up to `tokens` from the key's shared bucket (see the reserve script) before a request
+   * reads: what it may then spend (see FairShare). Null while Redis fails: the request is then
+   * charged after the fact, on the insurance limiter, as a whole.
    */
-  async reserve(key: string, tokens: number): Promise<Reservation> {
+  async reserve(key: string, tokens: number): Promise<Reservation | null> {
     try {
       const [taken, left, msToFull] = (await this.redis.eval(
         this.reserveScript,
@@ -101,24 +101,18 @@ export class KeyRateLimiter {
       return { tokens: taken, decision: this.decision(left, msToFull) };
     } catch {
       this.degradation.usedInsurance();
-      const res = await this.insurance.penalty(key, tokens);
-      return {
-        tokens,
-        decision: this.decision(this.limits.burst - res.consumedPoints, res.msBeforeNext),
-      };
+      return null;
     }
   }
 
   /** Gives back reserved tokens a request did not use (up to a full bucket); not waited for. */
   refund(key: string, tokens: number): void {
-    this.redis
-      .eval(this.chargeScript, 1, `${this.keyPrefix}:${key}`, -tokens)
-      .then(() => this.degradation.decided())
-      .catch(() => {
-        this.degradation.usedInsurance();
-        return this.insurance.reward(key, tokens);
-      })
-      .catch(() => undefined);
+    if (tokens <= 0) return;
+    // lost while Redis fails: the limit only gets stricter
+    this.redis.eval(this.chargeScript, 1, `${this.keyPrefix}:${key}`, -tokens).then(
+      () => this.degradation.decided(),
+      () => this.degradation.usedInsurance(),
+    );
   }
 
   /**
