@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import { simulate } from '@graph-history/simulator';
 import { createKey } from '../test/ingestor/support/api-keys';
-import { EventScript } from '../test/api/support/watch-events';
+import { largeTaskEvents } from '../test/api/support/large-events';
 import { seedGraph } from '../test/support/seed';
 import { benchDatabase, recreateDatabase } from './support/bench-database';
 import { stopServer } from './support/child-server';
@@ -153,16 +153,7 @@ function report(phases: Phase[]): void {
 
 async function seed(db: Db): Promise<void> {
   const t = Date.now();
-  const s = new EventScript().session('s');
-  for (let i = 0; i < BIG_EVENTS; i++)
-    s.tasks(
-      's',
-      Array.from({ length: TASKS }, (_, n) => ({
-        id: String(n),
-        content: `${i}:${n}:`.padEnd(TASK_CHARS, 'x'),
-        status: 'pending',
-      })),
-    );
+  const s = largeTaskEvents(BIG_EVENTS, TASKS, TASK_CHARS);
   // in batches: one batch of ~64 MB would be one write
   for (let i = 0; i < s.events.length; i += 4)
     await seedGraph(db, {

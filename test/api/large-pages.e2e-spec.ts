@@ -1,20 +1,6 @@
 import { ApiHarness } from './support/api-harness';
+import { largeTaskEvents } from './support/large-events';
 import { EventScript } from './support/watch-events';
-
-/** `count` tasks.updated events of `tasks` tasks of `chars` characters each, in one session. */
-function bigEvents(count: number, tasks: number, chars: number): EventScript {
-  const s = new EventScript().session('s');
-  for (let i = 0; i < count; i++)
-    s.tasks(
-      's',
-      Array.from({ length: tasks }, (_, t) => ({
-        id: String(t),
-        content: `${i}:${t}:`.padEnd(chars, 'x'),
-        status: 'pending',
-      })),
-    );
-  return s;
-}
 
 interface Page {
   status: number;
@@ -39,7 +25,7 @@ describe('read API: pages of large stored rows', () => {
         ACCOUNT_CONCURRENCY: '1000',
       });
       // ~300 KB events, then one of ~1.2 MB: larger than the bound on its own
-      const s = bigEvents(12, 100, 3_000);
+      const s = largeTaskEvents(12, 100, 3_000);
       s.tasks(
         's',
         Array.from({ length: 400 }, (_, t) => ({
@@ -182,7 +168,7 @@ describe('read API: pages of large stored rows', () => {
         ACCOUNT_RATE_BURST: '1000',
       });
       // 12 events of ~20 KB: 240 KB in all, about what 60 tokens pay for (60 x 4 KB)
-      await h.seed('mid', bigEvents(12, 10, 2_000).events, 'mid');
+      await h.seed('mid', largeTaskEvents(12, 10, 2_000).events, 'mid');
     });
     afterAll(() => h.stop());
 
