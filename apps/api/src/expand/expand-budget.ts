@@ -4,8 +4,8 @@ export const MAX_EXPANDED_OBJECTS = 10_000;
 
 /**
  * Counts the objects expansions add to one response and refuses past the cap; `maxBytes` bounds
- * the stored JSON of the task, children and descendants lists each level of expansions reads
- * (see NodeExpander: task lists past it are refused, children and descendants end early).
+ * each kind of list each level of expansions reads (see NodeExpander: children and descendants
+ * end early, lists held whole are refused).
  */
 export class ExpandBudget {
   private used = 0;

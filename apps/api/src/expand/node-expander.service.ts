@@ -193,29 +193,32 @@ export class NodeExpander {
         slot.expanded.set(key, { kind: 'items', items, url, asOfEventId: slot.moment.eventId });
       });
     };
+    const { maxBytes } = level.budget;
+    // lists held whole: past the byte bound the request is refused (before the rest is read)
+    const whole = <T>(l: { lists: T[][]; cut: boolean }): T[][] =>
+      l.cut ? level.budget.tooManyBytes() : l.lists;
     const tasks = owners('tasks');
     const spawns = owners('spawns');
     const waits = owners('waits');
     const messages = owners('messages');
     await Promise.all([
       tasks.length &&
-        this.items.tasksAt(graphId, tasks.map(at), level.budget.maxBytes).then((l) => {
-          if (l.cut) level.budget.tooManyBytes();
-          attach('tasks', tasks, l.lists, (_, t) => presentTask(t));
-        }),
+        this.items
+          .tasksAt(graphId, tasks.map(at), maxBytes)
+          .then((l) => attach('tasks', tasks, whole(l), (_, t) => presentTask(t))),
       spawns.length &&
         this.items
-          .spawnsAt(graphId, spawns.map(at), limit)
-          .then((l) => attach('spawns', spawns, l, (_, s) => presentSpawn(graphId, s))),
+          .spawnsAt(graphId, spawns.map(at), limit, maxBytes)
+          .then((l) => attach('spawns', spawns, whole(l), (_, s) => presentSpawn(graphId, s))),
       waits.length &&
         this.items
           .waitsAt(graphId, waits.map(at), limit)
           .then((l) => attach('waits', waits, l, (_, w) => presentWait(graphId, w))),
       messages.length &&
         this.items
-          .messagesAt(graphId, messages.map(at), limit)
+          .messagesAt(graphId, messages.map(at), limit, maxBytes)
           .then((l) =>
-            attach('messages', messages, l, (s, m) => presentMessage(graphId, s.rec.no, m)),
+            attach('messages', messages, whole(l), (s, m) => presentMessage(graphId, s.rec.no, m)),
           ),
     ]);
   }

@@ -4,7 +4,7 @@ import { Db } from '../connection';
 import type { NodeAt } from './node-read.repository';
 import { groupByOrdinal } from './ordinal-groups';
 import { unnestNodesAt } from './unnest-rows';
-import { byteColumns, fitsIn, ifFits, readIn, sizedPage, UNBOUNDED_BYTES } from './page-bytes';
+import { boundedRows, sizedPage, UNBOUNDED_BYTES } from './page-bytes';
 
 /**
  * A node's tasks, spawns, waits and messages as of an event, for many nodes at once (each with
@@ -24,39 +24,41 @@ export class NodeItemsRepository {
     nodes: NodeAt[],
     maxBytes = UNBOUNDED_BYTES,
   ): Promise<{ lists: TaskItem[][]; cut: boolean }> {
-    const max = sql.val(maxBytes);
-    const rows = await this.db
-      .selectFrom(
-        this.db
-          .selectFrom(unnestNodesAt(nodes))
-          .crossJoinLateral((eb) =>
-            eb
-              .selectFrom('task_snapshots as s')
-              .select('s.tasks')
-              .where('s.graph_id', '=', graphId)
-              .whereRef('s.node_no', '=', 'p.node_no')
-              .whereRef('s.seq', '<=', 'p.seq')
-              .orderBy('s.seq', 'desc')
-              .limit(1)
-              .as('t'),
-          )
-          .select(['p.i', 't.tasks'])
-          // jsonb has no cheap length (stored sizes are compressed): its text's, in Postgres
-          .select(byteColumns(sql`octet_length(t.tasks::text)`, sql.ref('p.i'), 'asc'))
-          .as('s'),
+    const rows = this.db
+      .selectFrom(unnestNodesAt(nodes))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('task_snapshots as s')
+          .select('s.tasks')
+          .where('s.graph_id', '=', graphId)
+          .whereRef('s.node_no', '=', 'p.node_no')
+          .whereRef('s.seq', '<=', 'p.seq')
+          .orderBy('s.seq', 'desc')
+          .limit(1)
+          .as('t'),
       )
-      .where(readIn(max))
-      .select(['s.i', ifFits<TaskItem[]>(max, 'tasks').as('tasks'), fitsIn(max).as('fits')])
-      .orderBy('s.i')
-      .execute();
-    const { rows: fitting, cut } = sizedPage(rows, (r) => r);
+      .select(['p.i', 't.tasks']);
+    // jsonb has no cheap length (stored sizes are compressed): its text's, in Postgres
+    const bounded = await boundedRows<{ i: number; tasks: TaskItem[] }>(
+      this.db,
+      rows,
+      { light: ['i'], heavy: ['tasks'], order: sql`b.i`, size: sql`octet_length(b.tasks::text)` },
+      maxBytes,
+    );
+    const { rows: fitting, cut } = sizedPage(bounded, (r) => r);
     const lists: TaskItem[][] = nodes.map(() => []);
-    for (const r of fitting) lists[Number(r.i) - 1] = r.tasks!;
+    for (const r of fitting) lists[Number(r.i) - 1] = r.tasks;
     return { lists, cut };
   }
 
-  async spawnsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<SpawnRecord[][]> {
-    const rows = await this.db
+  /** Agents each node asked for by its sequence, within `maxBytes` of purposes (see tasksAt). */
+  async spawnsAt(
+    graphId: number,
+    nodes: NodeAt[],
+    limit: number,
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<{ lists: SpawnRecord[][]; cut: boolean }> {
+    const query = this.db
       .selectFrom(unnestNodesAt(nodes))
       .crossJoinLateral((eb) =>
         eb
@@ -73,9 +75,29 @@ export class NodeItemsRepository {
       )
       .select(['p.i', 's.requester_no', 's.child_no', 's.seq', 's.spawn_call_id', 's.agent_type'])
       .select(['s.purpose', 's.background', 's.created'])
-      .limit(limit)
-      .execute();
-    return groupByOrdinal(nodes.length, rows, (r) => ({
+      .limit(limit);
+    const bounded = await boundedRows<SpawnRow>(
+      this.db,
+      query,
+      {
+        light: [
+          'i',
+          'requester_no',
+          'child_no',
+          'seq',
+          'spawn_call_id',
+          'agent_type',
+          'background',
+          'created',
+        ],
+        heavy: ['purpose'],
+        order: sql`b.i, b.seq, b.child_no`,
+        size: sql`coalesce(octet_length(b.purpose), 0) + ${sql.lit(ROW_BYTES)}`,
+      },
+      maxBytes,
+    );
+    const { rows, cut } = sizedPage(bounded, (r) => r);
+    const lists = groupByOrdinal(nodes.length, rows, (r) => ({
       requesterNo: r.requester_no,
       childNo: r.child_no,
       seq: r.seq,
@@ -85,6 +107,7 @@ export class NodeItemsRepository {
       background: r.background,
       created: r.created,
     }));
+    return { lists, cut };
   }
 
   /**
@@ -130,9 +153,17 @@ export class NodeItemsRepository {
     }));
   }
 
-  /** Messages each node sent or received by its sequence, within the retained history. */
-  async messagesAt(graphId: number, nodes: NodeAt[], limit: number): Promise<MessageRecord[][]> {
-    const rows = await this.db
+  /**
+   * Messages each node sent or received by its sequence, within the retained history and
+   * `maxBytes` of texts (see tasksAt).
+   */
+  async messagesAt(
+    graphId: number,
+    nodes: NodeAt[],
+    limit: number,
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<{ lists: MessageRecord[][]; cut: boolean }> {
+    const query = this.db
       .selectFrom(unnestNodesAt(nodes))
       .crossJoinLateral((eb) =>
         eb
@@ -149,9 +180,20 @@ export class NodeItemsRepository {
           .as('m'),
       )
       .select(['p.i', 'm.seq', 'm.from_no', 'm.to_no', 'm.message_id', 'm.text', 'm.created'])
-      .limit(limit)
-      .execute();
-    return groupByOrdinal(nodes.length, rows, (r) => ({
+      .limit(limit);
+    const bounded = await boundedRows<MessageRow>(
+      this.db,
+      query,
+      {
+        light: ['i', 'seq', 'from_no', 'to_no', 'message_id', 'created'],
+        heavy: ['text'],
+        order: sql`b.i, b.seq, b.message_id`,
+        size: sql`coalesce(octet_length(b.text), 0) + ${sql.lit(ROW_BYTES)}`,
+      },
+      maxBytes,
+    );
+    const { rows, cut } = sizedPage(bounded, (r) => r);
+    const lists = groupByOrdinal(nodes.length, rows, (r) => ({
       seq: r.seq,
       fromNo: r.from_no,
       toNo: r.to_no,
@@ -159,7 +201,33 @@ export class NodeItemsRepository {
       text: r.text,
       created: r.created,
     }));
+    return { lists, cut };
   }
+}
+
+/** What a spawn or message costs beyond its text (ids, numbers, names), counted against bounds. */
+const ROW_BYTES = 128;
+
+interface SpawnRow {
+  i: number;
+  requester_no: number;
+  child_no: number;
+  seq: number;
+  spawn_call_id: string | null;
+  agent_type: string;
+  purpose: string;
+  background: boolean;
+  created: number;
+}
+
+interface MessageRow {
+  i: number;
+  seq: number;
+  from_no: number;
+  to_no: number;
+  message_id: string;
+  text: string | null;
+  created: number;
 }
 
 /** The oldest retained seq: older messages and waits ended before it are trimmed with the events. */

@@ -21,6 +21,7 @@ import { activeWorkingCount, notSuperseded, versionAt } from './node-version-que
 import { batchRows, pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 import {
+  boundedRows,
   byteColumns,
   fitsIn,
   ifFits,
@@ -424,22 +425,17 @@ export class NodeReadRepository {
     count: number,
     maxBytes: number,
   ): Promise<RecordLists> {
-    const max = sql.val(maxBytes);
-    const bounded = (await this.db
-      .selectFrom(
-        this.db
-          .selectFrom(rows.as('b'))
-          .selectAll()
-          .select(byteColumns(sql.ref('b.size'), sql`b.i, b.pos`, 'asc'))
-          .as('s'),
-      )
-      .where(readIn(max))
-      .select([sql.ref('s.i').as('i'), sql.ref('s.sort_key').as('sort_key')])
-      .select([sql.ref('s.created_seq').as('created_seq')])
-      .select([ifFits(max, 'rec').as('rec'), ifFits(max, 'rec_json').as('rec_json')])
-      .select(fitsIn(max).as('fits'))
-      .orderBy(sql`s.i, s.pos`)
-      .execute()) as unknown as (NodeRecordColumns & { i: number; fits: boolean })[];
+    const bounded = await boundedRows<NodeRecordColumns & { i: number }>(
+      this.db,
+      rows,
+      {
+        light: ['i', 'sort_key', 'created_seq'],
+        heavy: ['rec', 'rec_json'],
+        order: sql`b.i, b.pos`,
+        size: sql`b.size`,
+      },
+      maxBytes,
+    );
     const left = bounded.find((r) => !r.fits);
     const fitting = left ? bounded.filter((r) => r.fits) : bounded;
     return { lists: groupRecords(count, fitting), cutFrom: left ? Number(left.i) - 1 : null };

@@ -1,4 +1,5 @@
-import { sql, type Expression, type RawBuilder } from 'kysely';
+import { sql, type AliasedExpression, type Expression, type RawBuilder } from 'kysely';
+import type { Db } from '../connection';
 
 /** No byte bound: a page stopped by its limit only. */
 export const UNBOUNDED_BYTES = Number.MAX_SAFE_INTEGER;
@@ -57,4 +58,44 @@ export function sizedPage<R extends { fits: boolean }, T>(
     out.push(item(r));
   }
   return { rows: out, cut: false };
+}
+
+/** What boundedRows reads of its rows `b`: which columns, in which order, how large. */
+export interface BoundedColumns {
+  /** Columns read as they are (small). */
+  light: string[];
+  /** Columns left null on the row that does not fit. */
+  heavy: string[];
+  /** The rows' order, over columns of `b` (e.g. sql`b.i, b.seq`). */
+  order: RawBuilder<unknown>;
+  /** Bytes of a row, over columns of `b` (lengths only, see byteColumns). */
+  size: RawBuilder<number | null>;
+}
+
+/**
+ * The rows of a query (aliased `b` here) read within `maxBytes` (see fitsIn): those that fit,
+ * in order, and the first that does not (`fits` false, its heavy columns null), if any.
+ */
+export async function boundedRows<R>(
+  db: Db,
+  rows: { as(alias: 'b'): AliasedExpression<unknown, 'b'> },
+  c: BoundedColumns,
+  maxBytes: number,
+): Promise<(R & { fits: boolean })[]> {
+  const max = sql.val(maxBytes);
+  const out = await db
+    .selectFrom(
+      db
+        .selectFrom(rows.as('b'))
+        .selectAll()
+        .select(byteColumns(c.size, c.order, 'asc'))
+        .as('s'),
+    )
+    .where(readIn(max))
+    .select(c.light.map((col) => sql.ref(`s.${col}`).as(col)))
+    .select(c.heavy.map((col) => ifFits(max, col).as(col)))
+    .select(fitsIn(max).as('fits'))
+    .orderBy(sql.ref('s.n'))
+    .execute();
+  return out as unknown as (R & { fits: boolean })[];
 }
