@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { MessageRecord, SpawnRecord, TaskItem, WaitRecord } from '@graph-history/domain';
 import { Db } from '../connection';
+import type { MessagesTable, SpawnsTable } from '../schema';
 import type { NodeAt } from './node-read.repository';
 import { groupByOrdinal } from './ordinal-groups';
 import { unnestNodesAt } from './unnest-rows';
@@ -208,27 +209,8 @@ export class NodeItemsRepository {
 /** What a spawn or message costs beyond its text (ids, numbers, names), counted against bounds. */
 const ROW_BYTES = 128;
 
-interface SpawnRow {
-  i: number;
-  requester_no: number;
-  child_no: number;
-  seq: number;
-  spawn_call_id: string | null;
-  agent_type: string;
-  purpose: string;
-  background: boolean;
-  created: number;
-}
-
-interface MessageRow {
-  i: number;
-  seq: number;
-  from_no: number;
-  to_no: number;
-  message_id: string;
-  text: string | null;
-  created: number;
-}
+type SpawnRow = Omit<SpawnsTable, 'graph_id'> & { i: number };
+type MessageRow = Omit<MessagesTable, 'graph_id'> & { i: number };
 
 /** The oldest retained seq: older messages and waits ended before it are trimmed with the events. */
 const retainedFrom = (graphId: number) =>
