@@ -7,28 +7,18 @@
  * whose limits are lifted. Prints p50/p99 and the target: light p99 under hammering within 2x of
  * idle. Needs DATABASE_URL (a server where it may create the database) and REDIS_URL; `pnpm build`.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import { simulate } from '@graph-history/simulator';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { seedGraph } from '../test/support/seed';
 import { benchDatabase, recreateDatabase } from './support/bench-database';
 import { loadAverage } from './support/machine-load';
-import { freePort, startServer, stopServer } from './support/child-server';
+import { stopServer } from './support/child-server';
+import { HammerCounts, Latencies, lightLoad, startApi, withHammer } from './support/read-load';
 
 const LIGHT_RATE = 40;
 const PHASE_SECONDS = 12;
 const WARM_UP_SECONDS = 3;
-
-interface Latencies {
-  p50: number;
-  p99: number;
-  max: number;
-  count: number;
-  non2xx: number;
-}
 
 async function main(): Promise<void> {
   const bench = benchDatabase('BENCH_FAIRNESS_DB', 'gh_bench_fairness');
@@ -53,10 +43,10 @@ async function main(): Promise<void> {
       `heavy read: ${heavyPaths[0]} (${await bodySize(fair.url, heavyKeys[0]!, heavyPaths[0]!)} bytes)`,
     );
 
-    await lightLoad(fair.url, lightKey, lightPaths, WARM_UP_SECONDS);
-    const idle = await lightLoad(fair.url, lightKey, lightPaths, PHASE_SECONDS);
+    await lightLoad(fair.url, lightKey, lightPaths, WARM_UP_SECONDS, LIGHT_RATE);
+    const idle = await lightLoad(fair.url, lightKey, lightPaths, PHASE_SECONDS, LIGHT_RATE);
     const hammered = await withHammer(fair.url, heavyKeys, heavyPaths, () =>
-      lightLoad(fair.url, lightKey, lightPaths, PHASE_SECONDS),
+      lightLoad(fair.url, lightKey, lightPaths, PHASE_SECONDS, LIGHT_RATE),
     );
     await stopServer(fair.child);
 
@@ -65,9 +55,9 @@ async function main(): Promise<void> {
       RATE_LIMIT_BURST: '1000000000',
       ACCOUNT_CONCURRENCY: '1000000',
     });
-    await lightLoad(open.url, lightKey, lightPaths, WARM_UP_SECONDS);
+    await lightLoad(open.url, lightKey, lightPaths, WARM_UP_SECONDS, LIGHT_RATE);
     const unlimited = await withHammer(open.url, heavyKeys, heavyPaths, () =>
-      lightLoad(open.url, lightKey, lightPaths, PHASE_SECONDS),
+      lightLoad(open.url, lightKey, lightPaths, PHASE_SECONDS, LIGHT_RATE),
     );
     await stopServer(open.child);
 
@@ -92,101 +82,8 @@ async function main(): Promise<void> {
   }
 }
 
-interface HammerCounts {
-  served: number;
-  refused: number;
-  bytes: number;
-}
-
 const hammerLine = (h: HammerCounts) =>
   `${(h.served / PHASE_SECONDS).toFixed(1)} served/s, ${(h.refused / PHASE_SECONDS).toFixed(1)} refused/s, ${(h.bytes / PHASE_SECONDS / 1e6).toFixed(1)} MB/s`;
-
-async function withHammer(
-  url: string,
-  keys: string[],
-  paths: string[],
-  measure: () => Promise<Latencies>,
-): Promise<{ light: Latencies; heavy: HammerCounts }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-r',
-      path.resolve(__dirname, 'ts-hook.js'),
-      path.resolve(__dirname, 'support/fairness-hammer.ts'),
-    ],
-    {
-      env: {
-        ...process.env,
-        HAMMER_BASE_URL: url,
-        HAMMER_KEYS: keys.join(','),
-        HAMMER_PATHS: paths.join(','),
-        HAMMER_CONNECTIONS: '4',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  await new Promise((r) => setTimeout(r, 2_000)); // the hammer reaches its quota
-  const light = await measure();
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-  return { light, heavy: JSON.parse(out.trim() || '{"served":0,"refused":0,"bytes":0}') };
-}
-
-/** LIGHT_RATE requests a second for `seconds`, each sent on schedule (open loop). */
-async function lightLoad(
-  url: string,
-  key: string,
-  paths: string[],
-  seconds: number,
-): Promise<Latencies> {
-  const times: number[] = [];
-  let non2xx = 0;
-  const pending: Promise<void>[] = [];
-  const start = performance.now();
-  const total = LIGHT_RATE * seconds;
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / LIGHT_RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const sent = performance.now();
-    pending.push(
-      fetch(`${url}${paths[i % paths.length]}`, { headers: { authorization: `Bearer ${key}` } })
-        .then(async (res) => {
-          await res.arrayBuffer();
-          if (res.status !== 200) non2xx++;
-          times.push(performance.now() - sent);
-        })
-        .catch(() => void non2xx++),
-    );
-  }
-  await Promise.all(pending);
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
-  return {
-    p50: at(0.5),
-    p99: at(0.99),
-    max: times[times.length - 1] ?? NaN,
-    count: times.length,
-    non2xx,
-  };
-}
-
-async function startApi(
-  databaseUrl: string,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = await startServer(
-    [path.resolve(__dirname, '../apps/api/dist/main.js')],
-    { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    `${url}/readyz`,
-  );
-  return { url, child };
-}
 
 /** The issue's expensive read on each heavy graph: a session with its descendants, children's tasks and parent. */
 async function expensivePaths(url: string, key: string): Promise<string[]> {

@@ -29,6 +29,15 @@ export const expandTooDeep = (path: string, max: number): ApiError =>
     'expand',
   );
 
+export const expandTooManyBytes = (maxBytes: number): ApiError =>
+  new ApiError(
+    400,
+    'invalid_request_error',
+    'expand_too_large',
+    `The expansions would read more than the ${maxBytes.toLocaleString('en-US')} bytes this request may hold; ask for fewer items (limit) or expand fewer paths.`,
+    'expand',
+  );
+
 export const expandTooLarge = (max: number): ApiError =>
   new ApiError(
     400,

@@ -63,6 +63,11 @@ const schema = z.object({
   ACCOUNT_RATE_BURST: positiveInt.optional(),
   /** Expensive requests (expansions, pages over 100) an account may run at once per API process. */
   ACCOUNT_CONCURRENCY: positiveInt.default(1),
+  /**
+   * Read API: bytes of stored JSON one answer's lists may hold (more when their first item alone
+   * is larger); a key or account may read only what the tokens it holds pay for.
+   */
+  PAGE_MAX_BYTES: positiveInt.default(4 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
   /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */

@@ -27,6 +27,7 @@ export * from './repositories/database-health.repository';
 export * from './repositories/graph-read.repository';
 export * from './repositories/event-read.repository';
 export * from './repositories/node-read.repository';
+export type { SizedPage } from './repositories/page-bytes';
 export * from './repositories/node-items.repository';
 export * from './repositories/stalled-graph.repository';
 export * from './repositories/graph-apply-lock.repository';

@@ -79,7 +79,9 @@ describe('EventReadRepository', () => {
       };
     };
     const page = (fromSeq: number, toSeq: number, direction: 'asc' | 'desc', limit: number) =>
-      repo.pageWithNodes({ graphId: g.graphId, fromSeq, toSeq, direction, limit });
+      repo
+        .pageWithNodes({ graphId: g.graphId, fromSeq, toSeq, direction, limit })
+        .then((p) => p.rows);
     return { last, expected, page };
   };
 
@@ -134,11 +136,15 @@ describe('EventReadRepository', () => {
 
     it('gives each event and its node as the apply stored them, the rest as the rows', async () => {
       for (const q of queries(h)) {
-        const rows = await repo.pageWithNodes(q);
-        expect(await repo.pageJsonWithNodes(q)).toEqual(rows.map((r) => asStored(h.graphId, r)));
-        expect(await repo.pageJson(q)).toEqual(
-          rows.map((r) => ({ seq: r.seq, json: asStored(h.graphId, r).json, row: null })),
-        );
+        const { rows } = await repo.pageWithNodes(q);
+        expect(await repo.pageJsonWithNodes(q)).toEqual({
+          rows: rows.map((r) => asStored(h.graphId, r)),
+          cut: false,
+        });
+        expect(await repo.pageJson(q)).toEqual({
+          rows: rows.map((r) => ({ seq: r.seq, json: asStored(h.graphId, r).json, row: null })),
+          cut: false,
+        });
       }
     });
 
@@ -155,8 +161,8 @@ describe('EventReadRepository', () => {
       await sql`update node_versions set public_json = null
         where graph_id = ${old.graphId} and valid_from = 3`.execute(t.db);
       const [q] = queries(old);
-      const rows = await repo.pageWithNodes(q!);
-      const json = await repo.pageJsonWithNodes(q!);
+      const { rows } = await repo.pageWithNodes(q!);
+      const { rows: json } = await repo.pageJsonWithNodes(q!);
       expect(json.map((e) => [e.seq, e.json === null, e.node?.json === null])).toEqual([
         [1, false, false],
         [2, true, false],
@@ -165,7 +171,7 @@ describe('EventReadRepository', () => {
       ]);
       expect(json[1]!.row).toEqual(expect.objectContaining({ seq: 2, type: rows[1]!.type }));
       expect(json[2]!.node?.rec).toEqual(rows[2]!.node);
-      expect((await repo.pageJson(q!)).map((e) => e.json === null)).toEqual([
+      expect((await repo.pageJson(q!)).rows.map((e) => e.json === null)).toEqual([
         false,
         true,
         false,

@@ -45,7 +45,7 @@ describe('NodeItemsRepository', () => {
         .filter((x) => x?.nodeNo === n.nodeNo)
         .at(-1)?.tasks ?? [];
     const all = nodes();
-    expect(await repo.tasksAt(h.graphId, all)).toEqual(all.map(expected));
+    expect(await repo.tasksAt(h.graphId, all)).toEqual({ lists: all.map(expected), cut: false });
     expect(all.map(expected).some((l) => l.length === 2)).toBe(true);
   });
 
@@ -55,10 +55,17 @@ describe('NodeItemsRepository', () => {
         .map((a) => a.spawn)
         .filter((x): x is SpawnRecord => x?.requesterNo === n.nodeNo);
     const all = nodes();
-    expect(await repo.spawnsAt(h.graphId, all, 1000)).toEqual(all.map(expected));
+    expect(await repo.spawnsAt(h.graphId, all, 1000)).toEqual({
+      lists: all.map(expected),
+      cut: false,
+    });
     // the limit counts rows over all nodes, in input order
     const limited = await repo.spawnsAt(h.graphId, [{ nodeNo: 1, seq: last }], 1);
-    expect(limited).toEqual([expected({ nodeNo: 1, seq: last }).slice(0, 1)]);
+    expect(limited.lists).toEqual([expected({ nodeNo: 1, seq: last }).slice(0, 1)]);
+    // a byte bound reads the first row, and says rows were left out
+    const bounded = await repo.spawnsAt(h.graphId, all, 1000, 1);
+    expect(bounded.cut).toBe(true);
+    expect(bounded.lists.flat()).toEqual([all.map(expected).flat()[0]]);
   });
 
   it('waitsAt shows waits started by each event, ended only when they had ended by then', async () => {
@@ -89,9 +96,15 @@ describe('NodeItemsRepository', () => {
           (m): m is MessageRecord => m !== null && (m.fromNo === n.nodeNo || m.toNo === n.nodeNo),
         );
     const all = nodes();
-    expect(await repo.messagesAt(h.graphId, all, 1000)).toEqual(all.map(expected));
-    expect(await repo.messagesAt(h.graphId, [{ nodeNo: 2, seq: last }], 2)).toEqual([
+    expect(await repo.messagesAt(h.graphId, all, 1000)).toEqual({
+      lists: all.map(expected),
+      cut: false,
+    });
+    expect((await repo.messagesAt(h.graphId, [{ nodeNo: 2, seq: last }], 2)).lists).toEqual([
       expected({ nodeNo: 2, seq: last }).slice(0, 2),
     ]);
+    const bounded = await repo.messagesAt(h.graphId, all, 1000, 1);
+    expect(bounded.cut).toBe(true);
+    expect(bounded.lists.flat()).toEqual([all.map(expected).flat()[0]]);
   });
 });

@@ -169,7 +169,7 @@ describe('NodeReadRepository', () => {
       for (const seq of [1, 4, 8, last]) {
         for (const f of filters(seq)) {
           for (const order of ['created', 'tree'] as const) {
-            const page = await repo.page({ graphId: h.graphId, ...f, order, limit: 100 });
+            const { rows: page } = await repo.page({ graphId: h.graphId, ...f, order, limit: 100 });
             expect({ f, order, page }).toEqual({ f, order, page: expected(f, order) });
           }
         }
@@ -181,8 +181,10 @@ describe('NodeReadRepository', () => {
         const all = expected({ seq: last }, order);
         const cursor = all[2]!;
         const base = { graphId: h.graphId, seq: last, order };
-        expect(await repo.page({ ...base, after: cursor, limit: 2 })).toEqual(all.slice(3, 5));
-        expect(await repo.page({ ...base, before: cursor, limit: 5 })).toEqual(
+        expect((await repo.page({ ...base, after: cursor, limit: 2 })).rows).toEqual(
+          all.slice(3, 5),
+        );
+        expect((await repo.page({ ...base, before: cursor, limit: 5 })).rows).toEqual(
           all.slice(0, 2).reverse(),
         );
       }
@@ -209,13 +211,17 @@ describe('NodeReadRepository', () => {
     ];
     const children = (p: { nodeNo: number; seq: number }) =>
       sorted(h.nodesAt(p.seq).values(), 'created').filter((r) => r.parentNo === p.nodeNo);
-    expect(await repo.childrenOf(h.graphId, parents, 100, 1000)).toEqual(parents.map(children));
-    expect(await repo.childrenOf(h.graphId, parents, 1, 1000)).toEqual(
-      parents.map((p) => children(p).slice(0, 1)),
-    );
+    const lists = async (...args: [number, number, number?]) =>
+      (await repo.childrenOf(h.graphId, parents, ...args)).lists;
+    expect(await lists(100, 1000)).toEqual(parents.map(children));
+    expect(await lists(1, 1000)).toEqual(parents.map((p) => children(p).slice(0, 1)));
     // the total limit stops the scan: the first parent's rows, then nothing
-    const cut = await repo.childrenOf(h.graphId, parents, 100, 2);
-    expect(cut).toEqual([children(parents[0]!).slice(0, 2), [], [], []]);
+    expect(await lists(100, 2)).toEqual([children(parents[0]!).slice(0, 2), [], [], []]);
+    // so does a byte bound, which says so: the first row always
+    expect(await repo.childrenOf(h.graphId, parents, 100, 1000, 1)).toEqual({
+      lists: [children(parents[0]!).slice(0, 1), [], [], []],
+      cutFrom: 0,
+    });
   });
 
   it('descendantsOf lists each subtree in tree order, to a depth when asked', async () => {
@@ -233,8 +239,11 @@ describe('NodeReadRepository', () => {
           n.sortKey < descendantsUpperBound(r.sortKey) &&
           (r.maxDepth === null || n.depth <= r.maxDepth),
       );
-    expect(await repo.descendantsOf(h.graphId, roots, 1000, 10_000)).toEqual(roots.map(below));
-    expect(await repo.descendantsOf(h.graphId, roots, 2, 10_000)).toEqual(
+    expect(await repo.descendantsOf(h.graphId, roots, 1000, 10_000)).toEqual({
+      lists: roots.map(below),
+      cutFrom: null,
+    });
+    expect((await repo.descendantsOf(h.graphId, roots, 2, 10_000)).lists).toEqual(
       roots.map((r) => below(r).slice(0, 2)),
     );
   });

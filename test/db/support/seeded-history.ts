@@ -55,7 +55,12 @@ export async function expectListsMatchTheReducer(
 ): Promise<void> {
   const repo = new NodeReadRepository(db);
   for (let seq = 1; seq <= last; seq++) {
-    const page = await repo.page({ graphId: h.graphId, seq, order: 'created', limit: 100 });
+    const { rows: page } = await repo.page({
+      graphId: h.graphId,
+      seq,
+      order: 'created',
+      limit: 100,
+    });
     expect(page).toEqual([...h.nodesAt(seq).values()].sort((a, b) => a.no - b.no));
   }
 }

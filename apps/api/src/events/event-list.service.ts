@@ -11,12 +11,12 @@ import { EventJsonOrRow, EventReadRepository, EventWithNode, GraphHead } from '@
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
-import { ExpandBudget } from '../expand/expand-budget';
+import { ExpandBudget, MAX_EXPANDED_OBJECTS } from '../expand/expand-budget';
 import { graphPath } from '../expand/expand-urls';
 import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot, NodeSlot } from '../expand/node-slot';
 import { GraphAccessService } from '../graphs/graph-access.service';
-import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
+import { ListEnvelope, listEnvelope, listUrl, NO_ROWS, takePage } from '../lists/list-envelope';
 import { listJson } from '../lists/list-json';
 import { NodePresenter } from '../nodes/node.presenter';
 import { quote } from '../query/query-values';
@@ -37,6 +37,7 @@ export class EventListService {
     principal: Principal,
     graphId: string,
     query: EventListQuery,
+    maxBytes: number,
   ): Promise<ListEnvelope<unknown> | string> {
     const { graph, ...prefetched } = await this.access.findAt(principal, graphId, query.asOf);
     const now = Date.now();
@@ -63,6 +64,7 @@ export class EventListService {
       toSeq: to,
       direction: scanAsc ? ('asc' as const) : ('desc' as const),
       limit: limit + 1,
+      maxBytes,
     };
     const empty = moment.seq === 0 || from > to;
     const reversed = before !== undefined;
@@ -71,7 +73,7 @@ export class EventListService {
     // no expansion below data.node: the stored JSON, spliced (JSON text, sent as it is)
     if (!query.expand.tree) {
       const { data, hasMore } = takePage(
-        empty ? [] : await this.events.pageJson(range),
+        empty ? NO_ROWS : await this.events.pageJson(range),
         limit,
         reversed,
       );
@@ -84,7 +86,7 @@ export class EventListService {
     }
     if (query.expand.tree.size === 0) {
       const { data, hasMore } = takePage(
-        empty ? [] : await this.events.pageJsonWithNodes(range),
+        empty ? NO_ROWS : await this.events.pageJsonWithNodes(range),
         limit,
         reversed,
       );
@@ -97,9 +99,9 @@ export class EventListService {
       return listJson(url, moment.eventId, hasMore, items);
     }
     // expansions below data.node: records, expanded and presented
-    const rows = empty ? [] : await this.events.pageWithNodes(range);
+    const rows = empty ? NO_ROWS : await this.events.pageWithNodes(range);
     const { data, hasMore } = takePage(rows, limit, reversed);
-    const nodes = await this.nodesOf(graph, data, query, now);
+    const nodes = await this.nodesOf(graph, data, query, now, maxBytes);
     const items = data.map((e, i) =>
       presentEvent(
         graph.graphId,
@@ -152,6 +154,7 @@ export class EventListService {
     events: EventWithNode[],
     query: EventListQuery,
     now: number,
+    maxBytes: number,
   ): Promise<(NodeSlot | null)[]> {
     const slots = events.map((e) =>
       e.node
@@ -159,7 +162,7 @@ export class EventListService {
         : null,
     );
     const present = slots.filter((s): s is NodeSlot => s !== null);
-    const budget = new ExpandBudget();
+    const budget = new ExpandBudget(MAX_EXPANDED_OBJECTS, maxBytes);
     budget.take(present.length);
     await this.expander.expand(graph, present, query.expand.descendantsMaxDepth, budget);
     return slots;

@@ -1,8 +1,6 @@
-import { Controller, Get, Header, Param, UseGuards } from '@nestjs/common';
-import { CurrentPrincipal, Principal } from '@graph-history/http';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiAccessGuard } from '../http/api-access.guard';
-import { QueryParams } from '../query/query-params';
-import { RawQuery } from '../query/raw-query.decorator';
+import { Read, type ReadRequest } from '../http/read-request.decorator';
 import { JSON_CONTENT_TYPE } from '../lists/list-json';
 import { readEventListQuery } from './event-list.query';
 import { EventListService } from './event-list.service';
@@ -15,11 +13,12 @@ export class EventsController {
   @Get()
   // pages of stored JSON come as JSON text: Fastify sends it as it is
   @Header('Content-Type', JSON_CONTENT_TYPE)
-  list(
-    @CurrentPrincipal() principal: Principal,
-    @Param('graph_id') graphId: string,
-    @RawQuery() q: QueryParams,
-  ) {
-    return this.events.list(principal, graphId, readEventListQuery(q));
+  list(@Read() r: ReadRequest) {
+    return this.events.list(
+      r.principal,
+      r.params.graph_id!,
+      readEventListQuery(r.query),
+      r.maxBytes,
+    );
   }
 }

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeRecord } from '@graph-history/domain';
-import { GraphHead, NodeAt, NodeItemsRepository, NodeReadRepository } from '@graph-history/db';
+import {
+  GraphHead,
+  NodeAt,
+  NodeItemsRepository,
+  NodeReadRepository,
+  RecordLists,
+} from '@graph-history/db';
 import { ExpandBudget } from './expand-budget';
 import { NodeExpansion } from './expand-paths';
 import { childrenUrl, descendantsUrl, ListContext, nodeListUrl } from './expand-urls';
@@ -111,6 +117,7 @@ export class NodeExpander {
       parents.map(at),
       CHILDREN_PAGE + 1,
       totalLimit,
+      level.budget.maxBytes,
     );
     this.attachLists(level, parents, lists, totalLimit, 'children', CHILDREN_PAGE, (c) =>
       childrenUrl(c),
@@ -131,6 +138,7 @@ export class NodeExpander {
       })),
       DESCENDANTS_PAGE + 1,
       totalLimit,
+      level.budget.maxBytes,
     );
     this.attachLists(level, roots, lists, totalLimit, 'descendants', DESCENDANTS_PAGE, (c) =>
       descendantsUrl(c, DESCENDANTS_PAGE),
@@ -140,7 +148,7 @@ export class NodeExpander {
   private attachLists(
     level: Level,
     owners: NodeSlot[],
-    lists: NodeRecord[][],
+    { lists, cutFrom }: RecordLists,
     totalLimit: number,
     key: 'children' | 'descendants',
     pageSize: number,
@@ -158,7 +166,8 @@ export class NodeExpander {
       owner.expanded.set(key, {
         kind: 'nodes',
         slots,
-        hasMore: recs.length > pageSize,
+        // lists from the one a byte bound cut on were not read whole: their `url` goes on
+        hasMore: recs.length > pageSize || (cutFrom !== null && i >= cutFrom),
         url: url(this.context(level, owner, key)),
         asOfEventId: owner.moment.eventId,
       });
@@ -184,6 +193,10 @@ export class NodeExpander {
         slot.expanded.set(key, { kind: 'items', items, url, asOfEventId: slot.moment.eventId });
       });
     };
+    const { maxBytes } = level.budget;
+    // lists held whole: past the byte bound the request is refused (before the rest is read)
+    const whole = <T>(l: { lists: T[][]; cut: boolean }): T[][] =>
+      l.cut ? level.budget.tooManyBytes() : l.lists;
     const tasks = owners('tasks');
     const spawns = owners('spawns');
     const waits = owners('waits');
@@ -191,21 +204,21 @@ export class NodeExpander {
     await Promise.all([
       tasks.length &&
         this.items
-          .tasksAt(graphId, tasks.map(at))
-          .then((l) => attach('tasks', tasks, l, (_, t) => presentTask(t))),
+          .tasksAt(graphId, tasks.map(at), maxBytes)
+          .then((l) => attach('tasks', tasks, whole(l), (_, t) => presentTask(t))),
       spawns.length &&
         this.items
-          .spawnsAt(graphId, spawns.map(at), limit)
-          .then((l) => attach('spawns', spawns, l, (_, s) => presentSpawn(graphId, s))),
+          .spawnsAt(graphId, spawns.map(at), limit, maxBytes)
+          .then((l) => attach('spawns', spawns, whole(l), (_, s) => presentSpawn(graphId, s))),
       waits.length &&
         this.items
           .waitsAt(graphId, waits.map(at), limit)
           .then((l) => attach('waits', waits, l, (_, w) => presentWait(graphId, w))),
       messages.length &&
         this.items
-          .messagesAt(graphId, messages.map(at), limit)
+          .messagesAt(graphId, messages.map(at), limit, maxBytes)
           .then((l) =>
-            attach('messages', messages, l, (s, m) => presentMessage(graphId, s.rec.no, m)),
+            attach('messages', messages, whole(l), (s, m) => presentMessage(graphId, s.rec.no, m)),
           ),
     ]);
   }

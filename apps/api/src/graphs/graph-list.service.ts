@@ -39,7 +39,7 @@ export class GraphListService {
       activeSince: this.view.activeSince(now),
     });
     if (rows === null) throw notInList(cursor!, param);
-    const { data, hasMore } = takePage(rows, limit, endingBefore !== undefined);
+    const { data, hasMore } = takePage({ rows, cut: false }, limit, endingBefore !== undefined);
     const items = this.view.presentJson(
       data.map(({ graph, firstEventCreated, activeWorking }) => ({
         graph,

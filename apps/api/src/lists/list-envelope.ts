@@ -1,4 +1,5 @@
 import type { ListEnvelope } from '@graph-history/domain';
+import type { SizedPage } from '@graph-history/db';
 
 export type { ListEnvelope };
 
@@ -25,16 +26,20 @@ export function listUrl(path: string, params: UrlParam[]): string {
   return parts.length ? `${path}?${parts.join('&')}` : path;
 }
 
+/** The page of an empty range. */
+export const NO_ROWS: SizedPage<never> = { rows: [], cut: false };
+
 /**
- * Rows were fetched with `limit + 1` in scan order (reversed for `ending_before`): the page and
- * whether more items follow it in the direction of the scan.
+ * Rows were fetched with `limit + 1` in scan order (reversed for `ending_before`), bounded in
+ * bytes: the page and whether more items follow it in the direction of the scan (one past the
+ * limit, or one left out for the byte bound).
  */
 export function takePage<T>(
-  rows: T[],
+  page: SizedPage<T>,
   limit: number,
   reversed: boolean,
 ): { data: T[]; hasMore: boolean } {
-  const data = rows.slice(0, limit);
+  const data = page.rows.slice(0, limit);
   if (reversed) data.reverse();
-  return { data, hasMore: rows.length > limit };
+  return { data, hasMore: page.cut || page.rows.length > limit };
 }

@@ -4,11 +4,12 @@ import { GraphHead, NodeListFilter, NodeReadRepository } from '@graph-history/db
 import { parameterInvalid, Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
+import { ExpandBudget, MAX_EXPANDED_OBJECTS } from '../expand/expand-budget';
 import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot } from '../expand/node-slot';
 import { graphPath } from '../expand/expand-urls';
 import { GraphAccessService } from '../graphs/graph-access.service';
-import { ListEnvelope, listEnvelope, listUrl, takePage } from '../lists/list-envelope';
+import { ListEnvelope, listEnvelope, listUrl, NO_ROWS, takePage } from '../lists/list-envelope';
 import { listJson } from '../lists/list-json';
 import { NodeListQuery } from './node-list.query';
 import { NodeLookupService } from './node-lookup.service';
@@ -30,6 +31,7 @@ export class NodeListService {
     principal: Principal,
     graphId: string,
     query: NodeListQuery,
+    maxBytes: number,
   ): Promise<ListEnvelope<unknown> | string> {
     if (query.maxDepth !== undefined && query.ancestorId === undefined) {
       throw parameterInvalid(
@@ -49,20 +51,25 @@ export class NodeListService {
       endingBefore === undefined
         ? undefined
         : await this.cursor(graph, filter, endingBefore, 'ending_before');
-    const pageQuery = { ...filter, order: query.order, after, before, limit: limit + 1 };
+    const pageQuery = { ...filter, order: query.order, after, before, limit: limit + 1, maxBytes };
     const url = this.url(graph, moment, query);
     // no expansion: the stored JSON, spliced (JSON text, sent as it is)
     if (!query.expand.tree || query.expand.tree.size === 0) {
-      const rows = moment.seq === 0 ? [] : await this.nodes.pageJson(pageQuery);
+      const rows = moment.seq === 0 ? NO_ROWS : await this.nodes.pageJson(pageQuery);
       const { data, hasMore } = takePage(rows, limit, before !== undefined);
       const keyJson = jsonStringBody(graph.graphKey);
       const items = data.map((n) => this.presenter.presentJson(graph, keyJson, n, moment));
       return listJson(url, moment.eventId, hasMore, items);
     }
-    const rows = moment.seq === 0 ? [] : await this.nodes.page(pageQuery);
+    const rows = moment.seq === 0 ? NO_ROWS : await this.nodes.page(pageQuery);
     const { data, hasMore } = takePage(rows, limit, before !== undefined);
     const slots = data.map((rec) => nodeSlot(rec, moment, query.expand.tree ?? undefined));
-    await this.expander.expand(graph, slots, query.expand.descendantsMaxDepth);
+    await this.expander.expand(
+      graph,
+      slots,
+      query.expand.descendantsMaxDepth,
+      new ExpandBudget(MAX_EXPANDED_OBJECTS, maxBytes),
+    );
     return listEnvelope(
       url,
       moment.eventId,

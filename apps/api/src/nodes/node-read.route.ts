@@ -22,6 +22,7 @@ export class NodeReadRoute implements OnModuleInit {
           r.params.graph_id!,
           r.params.node_id!,
           readNodeReadQuery(r.query),
+          r.maxBytes,
         ),
       JSON_CONTENT_TYPE,
     );

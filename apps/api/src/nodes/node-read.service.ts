@@ -3,6 +3,7 @@ import { decodeId, jsonStringBody, type NodeRecord, type PublicNode } from '@gra
 import { NodeJsonOrRecord, NodeReadRepository } from '@graph-history/db';
 import { Principal } from '@graph-history/http';
 import { MomentService } from '../as-of/moment.service';
+import { ExpandBudget, MAX_EXPANDED_OBJECTS } from '../expand/expand-budget';
 import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot } from '../expand/node-slot';
 import { GraphAccessService } from '../graphs/graph-access.service';
@@ -30,6 +31,7 @@ export class NodeReadService {
     graphId: string,
     nodeId: string,
     query: NodeReadQuery,
+    maxBytes: number,
   ): Promise<PublicNode | string> {
     const { asOf } = query;
     // no expansion: the node as its stored JSON, spliced (JSON text, sent as it is)
@@ -53,7 +55,12 @@ export class NodeReadService {
     if (plain)
       return this.presenter.presentJson(graph, jsonStringBody(graph.graphKey), node, moment);
     const slot = nodeSlot(node.rec!, moment, query.expand.tree ?? undefined);
-    await this.expander.expand(graph, [slot], query.expand.descendantsMaxDepth);
+    await this.expander.expand(
+      graph,
+      [slot],
+      query.expand.descendantsMaxDepth,
+      new ExpandBudget(MAX_EXPANDED_OBJECTS, maxBytes),
+    );
     return this.presenter.present(graph, slot);
   }
 }

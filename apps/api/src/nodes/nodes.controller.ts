@@ -15,6 +15,11 @@ export class NodesController {
   // lists and nodes of stored JSON come as JSON text: Fastify sends it as it is
   @Header('Content-Type', JSON_CONTENT_TYPE)
   list(@Read() r: ReadRequest) {
-    return this.nodeList.list(r.principal, r.params.graph_id!, readNodeListQuery(r.query));
+    return this.nodeList.list(
+      r.principal,
+      r.params.graph_id!,
+      readNodeListQuery(r.query),
+      r.maxBytes,
+    );
   }
 }

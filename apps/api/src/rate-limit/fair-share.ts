@@ -3,11 +3,15 @@ import { Principal, rateLimited } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
 import { AccountConcurrency } from './account-concurrency';
 import { KeyRateLimiter, RateDecision } from './key-rate-limiter';
-import { isExpensive, requestCost } from './request-cost';
+import { setPageBytes } from './page-budget';
+import { bytesPaidFor, isExpensive, readsMuch, requestCost, tokensToReserve } from './request-cost';
 
 interface Admission {
   keyId: string;
+  accountId: number;
   account: string;
+  /** Tokens taken before the read beyond the first (from both buckets). */
+  reserved: number;
 }
 
 /** The admission of a request, kept on it (a WeakMap's entries cost every scavenge more). */
@@ -29,10 +33,14 @@ function tell(reply: FastifyReply, d: RateDecision): void {
 
 /**
  * Fair share of the machine between keys and accounts. A request is admitted with one token from
- * its key's bucket and one from its account's (every key of an account shares the latter); once
- * its answer is built, what it cost beyond that token (see requestCost) is charged to both, which
- * may put them in debt. Expensive requests also wait for one of the account's concurrency slots.
- * RateLimit-* headers report the tighter bucket after the charge, and Request-Cost the tokens spent.
+ * its key's bucket and one from its account's (every key of an account shares the latter). One
+ * that may read much (a list, an expansion: readsMuch) then reserves, before it reads, as many
+ * tokens as both buckets hold up to what `pageMaxBytes` costs, and may read the bytes they pay
+ * for (pageBytesOf); its pages end early past them. Expensive requests (isExpensive) wait for one
+ * of the account's concurrency slots first. Once its answer is built, its cost (see requestCost)
+ * is settled against what it took: unused tokens go back, a first item larger than the reserve is
+ * charged on top, which may put the buckets in debt. RateLimit-* headers report the tighter bucket
+ * after the charge, and Request-Cost the tokens spent.
  */
 export class FairShare {
   constructor(
@@ -40,6 +48,7 @@ export class FairShare {
     private readonly accounts: KeyRateLimiter,
     private readonly concurrency: AccountConcurrency,
     private readonly metrics: ApiMetrics,
+    private readonly pageMaxBytes: number,
   ) {}
 
   /**
@@ -84,26 +93,58 @@ export class FairShare {
       this.metrics.rateLimited.inc({ reason: binding === byKey ? 'api_key' : 'account' });
       throw rateLimited(Math.max(1, Math.ceil(binding.msBeforeNext / 1000)));
     }
-    const admission = { keyId: principal.keyId, account };
-    if (!isExpensive(req.url)) {
+    const admission: Admission = {
+      keyId: principal.keyId,
+      accountId: principal.accountId,
+      account,
+      reserved: 0,
+    };
+    if (!readsMuch(req.url)) {
       (req as AdmittedRequest)[ADMITTED] = admission;
       return undefined;
     }
-    return this.concurrency.acquire(principal.accountId).then((release) => {
-      if (!release) {
-        this.metrics.rateLimited.inc({ reason: 'account_concurrency' });
-        throw rateLimited(1);
-      }
-      // a client that left while waiting has no 'close' to come: give the slot back now
-      if (req.raw.socket?.destroyed) release();
-      else reply.raw.once('close', release);
-      (req as AdmittedRequest)[ADMITTED] = admission;
-    });
+    return this.reserve(req, reply, admission);
+  }
+
+  /** Takes the request's concurrency slot when it is expensive, then reserves its tokens. */
+  private async reserve(req: FastifyRequest, reply: FastifyReply, a: Admission): Promise<void> {
+    if (isExpensive(req.url)) await this.slot(req, reply, a);
+    const wanted = tokensToReserve(this.pageMaxBytes);
+    const [byKey, byAccount] = await Promise.all([
+      this.keys.reserve(a.keyId, wanted),
+      this.accounts.reserve(a.account, wanted),
+    ]);
+    (req as AdmittedRequest)[ADMITTED] = a;
+    if (!byKey || !byAccount) {
+      // Redis failed: nothing reserved; the page bound holds and settle charges the whole cost
+      if (byKey) this.keys.refund(a.keyId, byKey.tokens);
+      if (byAccount) this.accounts.refund(a.account, byAccount.tokens);
+      setPageBytes(req, this.pageMaxBytes);
+      return;
+    }
+    a.reserved = Math.min(byKey.tokens, byAccount.tokens);
+    if (byKey.tokens > a.reserved) this.keys.refund(a.keyId, byKey.tokens - a.reserved);
+    if (byAccount.tokens > a.reserved)
+      this.accounts.refund(a.account, byAccount.tokens - a.reserved);
+    tell(reply, tighter(byKey.decision, byAccount.decision));
+    setPageBytes(req, bytesPaidFor(a.reserved, this.pageMaxBytes));
+  }
+
+  private async slot(req: FastifyRequest, reply: FastifyReply, a: Admission): Promise<void> {
+    const release = await this.concurrency.acquire(a.accountId);
+    if (!release) {
+      this.metrics.rateLimited.inc({ reason: 'account_concurrency' });
+      throw rateLimited(1);
+    }
+    // a client that left while waiting has no 'close' to come: give the slot back now
+    if (req.raw.socket?.destroyed) release();
+    else reply.raw.once('close', release);
   }
 
   /**
-   * From onSend, before the body goes out: charges the rest of the request's cost. Undefined when
-   * there is nothing to wait for (a request of cost 1, or one not admitted here).
+   * From onSend, before the body goes out: settles the request's cost against what it took at
+   * admission (gives back what it did not use, charges what it used beyond). Undefined when there
+   * is nothing to wait for (a cost that was paid already, or a request not admitted here).
    */
   settle(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> | undefined {
     const a = (req as AdmittedRequest)[ADMITTED];
@@ -111,10 +152,15 @@ export class FairShare {
     const bytes = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.length : 0;
     const cost = requestCost(bytes);
     reply.header('Request-Cost', cost);
-    if (cost === 1) return undefined;
+    const extra = cost - 1 - a.reserved;
+    if (extra < 0) {
+      this.keys.refund(a.keyId, -extra);
+      this.accounts.refund(a.account, -extra);
+    }
+    if (extra <= 0) return undefined;
     return Promise.all([
-      this.keys.charge(a.keyId, cost - 1),
-      this.accounts.charge(a.account, cost - 1),
+      this.keys.charge(a.keyId, extra),
+      this.accounts.charge(a.account, extra),
     ]).then(([byKey, byAccount]) => tell(reply, tighter(byKey, byAccount)));
   }
 }

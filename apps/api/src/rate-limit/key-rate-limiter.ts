@@ -2,7 +2,11 @@ import type { RedisClient } from '@graph-history/http';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { InsuranceLimiter } from '@graph-history/http';
 import { RateLimitDegradation } from './rate-limit-degradation';
-import { tokenBucketChargeScript, tokenBucketScript } from './token-bucket-script';
+import {
+  tokenBucketChargeScript,
+  tokenBucketReserveScript,
+  tokenBucketScript,
+} from './token-bucket-script';
 
 export interface RateDecision {
   allowed: boolean;
@@ -11,6 +15,12 @@ export interface RateDecision {
   remaining: number;
   /** Allowed: ms until the bucket is full again. Refused: ms until a request may succeed. */
   msBeforeNext: number;
+}
+
+/** Tokens a request reserved (see KeyRateLimiter.reserve), and the bucket after. */
+export interface Reservation {
+  tokens: number;
+  decision: RateDecision;
 }
 
 export interface KeyRateLimits {
@@ -42,6 +52,7 @@ export class KeyRateLimiter {
   private readonly limiter: RateLimiterRedis;
   private readonly insurance: InsuranceLimiter;
   private readonly chargeScript: string;
+  private readonly reserveScript: string;
   private readonly leases = new Map<string, Lease>();
   private readonly refills = new Map<string, Promise<RateDecision | null>>();
   private readonly leaseSize: number;
@@ -70,6 +81,38 @@ export class KeyRateLimiter {
       )),
     });
     this.chargeScript = tokenBucketChargeScript(limits.perSecond, limits.burst);
+    this.reserveScript = tokenBucketReserveScript(limits.perSecond, limits.burst);
+  }
+
+  /**
+   * Takes up to `tokens` from the key's shared bucket (see the reserve script) before a request
+   * reads: what it may then spend (see FairShare). Null while Redis fails: the request is then
+   * charged after the fact, on the insurance limiter, as a whole.
+   */
+  async reserve(key: string, tokens: number): Promise<Reservation | null> {
+    try {
+      const [taken, left, msToFull] = (await this.redis.eval(
+        this.reserveScript,
+        1,
+        `${this.keyPrefix}:${key}`,
+        tokens,
+      )) as [number, number, number];
+      this.degradation.decided();
+      return { tokens: taken, decision: this.decision(left, msToFull) };
+    } catch {
+      this.degradation.usedInsurance();
+      return null;
+    }
+  }
+
+  /** Gives back reserved tokens a request did not use (up to a full bucket); not waited for. */
+  refund(key: string, tokens: number): void {
+    if (tokens <= 0) return;
+    // lost while Redis fails: the limit only gets stricter
+    this.redis.eval(this.chargeScript, 1, `${this.keyPrefix}:${key}`, -tokens).then(
+      () => this.degradation.decided(),
+      () => this.degradation.usedInsurance(),
+    );
   }
 
   /**

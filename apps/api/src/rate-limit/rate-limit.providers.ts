@@ -74,6 +74,7 @@ export const rateLimitProviders = (prefix: string): Provider[] => [
         ),
         new AccountConcurrency(config.ACCOUNT_CONCURRENCY, MAX_WAITING_PER_ACCOUNT),
         m,
+        config.PAGE_MAX_BYTES,
       ),
     inject: [CONFIG, LimiterConnections, RateLimitDegradation, KeyRateLimiter, ApiMetrics],
   },

@@ -8,8 +8,21 @@ export const COST_UNIT_BYTES = 4 * 1024;
 export const requestCost = (bodyBytes: number): number =>
   1 + Math.floor(bodyBytes / COST_UNIT_BYTES);
 
+/**
+ * Tokens a request reserves before it reads so that a body of up to `maxBytes` is paid for: its
+ * first token (taken at admission) pays for COST_UNIT_BYTES.
+ */
+export const tokensToReserve = (maxBytes: number): number =>
+  Math.max(0, Math.ceil(maxBytes / COST_UNIT_BYTES) - 1);
+
+/** What a request that reserved `tokens` (after its first) may read: what they pay for. */
+export const bytesPaidFor = (tokens: number, maxBytes: number): number =>
+  Math.min(maxBytes, (tokens + 1) * COST_UNIT_BYTES);
+
 /** Pages above this size are expensive (see isExpensive). */
 const CHEAP_LIMIT = 100;
+
+const EXPANDS = /(^|&)expand(%5B|\[|=)/i;
 
 /**
  * Whether a request may be expensive, judged from its URL before it runs: it expands something,
@@ -19,7 +32,18 @@ export function isExpensive(url: string): boolean {
   const q = url.indexOf('?');
   if (q < 0) return false;
   const query = url.slice(q + 1);
-  if (/(^|&)expand(%5B|\[|=)/i.test(query)) return true;
+  if (EXPANDS.test(query)) return true;
   const limit = /(^|&)limit=(\d+)/.exec(query);
   return limit !== null && Number(limit[2]) > CHEAP_LIMIT;
+}
+
+/**
+ * Whether a request may read much stored JSON, judged from its URL: a list (events, nodes; their
+ * pages hold up to PAGE_MAX_BYTES whatever their limit) or an expansion. It reserves its cost
+ * before it reads (see FairShare).
+ */
+export function readsMuch(url: string): boolean {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  return /\/(events|nodes)\/?$/.test(path) || (q >= 0 && EXPANDS.test(url.slice(q + 1)));
 }

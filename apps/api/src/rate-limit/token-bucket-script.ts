@@ -34,15 +34,33 @@ return {consumed, ttl}`;
 }
 
 /**
- * Debits `cost` tokens from the same bucket after the fact (a request's cost is known only once
- * it ran), never refusing: the bucket may go into debt, down to `-burst`, and the key's next
- * requests wait until it has refilled. Returns `{tokens left (may be negative), ms until full}`.
+ * Debits `cost` tokens from the same bucket once a request's cost turned out higher than what it
+ * reserved (its first item alone was larger), never refusing: the bucket goes into debt by what is
+ * owed, and the key's next requests wait until it has refilled, so large items are paid in full.
+ * A negative `cost` gives back reserved tokens not used (up to a full bucket). Returns
+ * `{tokens left (may be negative), ms until full}`.
  */
 export function tokenBucketChargeScript(perSecond: number, burst: number): string {
   return `${refilled(perSecond, burst)}
-tokens = math.max(-burst, tokens - cost)
+tokens = math.min(burst, tokens - cost)
 local ttl = math.ceil((burst - tokens) / rate)
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
 redis.call('PEXPIRE', KEYS[1], ttl + 1000)
 return {math.floor(tokens), ttl}`;
+}
+
+/**
+ * Takes up to `cost` whole tokens from the same bucket, at most half of what it holds (none when
+ * it holds less than 2 or is in debt): what a request reserves before it reads (see FairShare).
+ * Half, so that requests of the key in flight together share the bucket and the reservations
+ * alone never empty it (admissions go on). Returns `{tokens taken, tokens left, ms until full}`.
+ */
+export function tokenBucketReserveScript(perSecond: number, burst: number): string {
+  return `${refilled(perSecond, burst)}
+local taken = math.min(cost, math.max(0, math.floor(tokens / 2)))
+tokens = tokens - taken
+local ttl = math.ceil((burst - tokens) / rate)
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], ttl + 1000)
+return {taken, math.floor(tokens), ttl}`;
 }

@@ -2,10 +2,16 @@ import type { NodeState } from '@graph-history/domain';
 import { sql } from 'kysely';
 import type { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import type { EventJsonOrRow, EventJsonWithNode, EventPageQuery } from './event-read.repository';
+import type {
+  BoundedEventPageQuery,
+  EventJsonOrRow,
+  EventJsonWithNode,
+  EventPageQuery,
+} from './event-read.repository';
 import { eventsPage, pageWithNodesQuery } from './event-page-queries';
 import { nextCreatedOf } from './next-created';
 import { rowFields, rowText } from './page-text';
+import { byteColumns, ifFits, fitsIn, readIn, type SizedPage } from './page-bytes';
 
 type Direction = EventPageQuery['direction'];
 
@@ -14,42 +20,72 @@ const TEXT_ARGS = {
   fromSeq: pgArg<number>('bigint'),
   toSeq: pgArg<number>('bigint'),
   limit: pgArg<number>('int'),
+  maxBytes: pgArg<number>('bigint'),
 };
 
 const fields = (table: string, columns: string[]) => columns.map((c) => sql.ref(`${table}.${c}`));
 
-/** A page of events as their stored JSON, each row ONE text (rowText): seq, created, JSON. */
+/**
+ * A page of events as their stored JSON, bounded to `maxBytes` of it (see page-bytes), each row
+ * ONE text (rowText): seq, created, JSON, and 1 where it fits (0 on the row that tells the page
+ * was cut, without its JSON).
+ */
 const eventsText = (direction: Direction) =>
   new PreparedStatement(`gh_events_text_${direction}`, TEXT_ARGS, (db, arg) =>
     db
-      .selectFrom(eventsPage(db, { ...arg, objects: sql.lit(false) }, direction).as('e'))
-      .select(rowText(fields('e', ['seq', 'created', 'public_json'])).as('r'))
-      .orderBy('e.seq', direction),
+      .selectFrom(
+        db
+          .selectFrom(eventsPage(db, { ...arg, objects: sql.lit(false) }, direction).as('e'))
+          .select(['e.seq', 'e.created', 'e.public_json'])
+          .select(byteColumns(sql`octet_length(e.public_json)`, sql.ref('e.seq'), direction))
+          .as('s'),
+      )
+      .where(readIn(arg.maxBytes))
+      .select(
+        rowText([
+          sql.ref('s.seq'),
+          sql.ref('s.created'),
+          ifFits(arg.maxBytes, 'public_json'),
+          sql`${fitsIn(arg.maxBytes)}::int`,
+        ]).as('r'),
+      )
+      .orderBy('s.seq', direction),
   );
 
 /**
- * pageWithNodesQuery's page, each row ONE text (rowText): seq, created, the `created` of the
- * event after the range, the node's `state` and `last_event` (empty without a node), the event's
- * and the node's stored JSON.
+ * pageWithNodesQuery's page, bounded to `maxBytes` of the events' and nodes' JSON, each row ONE
+ * text (rowText): seq, created, the `created` of the event after the range, the node's `state`
+ * and `last_event` (empty without a node), the event's and the node's stored JSON, and 1 where
+ * it fits (as eventsText).
  */
 const eventsWithNodesText = (direction: Direction) =>
   new PreparedStatement(`gh_events_text_with_nodes_${direction}`, TEXT_ARGS, (db, arg) =>
     db
-      .selectFrom(pageWithNodesQuery(db, { ...arg, objects: sql.lit(false) }, direction).as('p'))
-      .select(
-        rowText(
-          fields('p', [
-            'seq',
-            'created',
-            'after_created',
-            'node_state',
-            'node_last_event',
-            'public_json',
-            'node_json',
-          ]),
-        ).as('r'),
+      .selectFrom(
+        db
+          .selectFrom(
+            pageWithNodesQuery(db, { ...arg, objects: sql.lit(false) }, direction).as('p'),
+          )
+          .selectAll('p')
+          .select(
+            byteColumns(
+              sql`octet_length(p.public_json) + coalesce(octet_length(p.node_json), 0)`,
+              sql.ref('p.seq'),
+              direction,
+            ),
+          )
+          .as('s'),
       )
-      .orderBy('p.seq', direction),
+      .where(readIn(arg.maxBytes))
+      .select(
+        rowText([
+          ...fields('s', ['seq', 'created', 'after_created', 'node_state', 'node_last_event']),
+          ifFits(arg.maxBytes, 'public_json'),
+          ifFits(arg.maxBytes, 'node_json'),
+          sql`${fitsIn(arg.maxBytes)}::int`,
+        ]).as('r'),
+      )
+      .orderBy('s.seq', direction),
   );
 
 const statements = {
@@ -61,21 +97,25 @@ const statements = {
  * The page's events as their stored JSON, in scan order; null when one of them has none (rows
  * written before it existed: the rows statement reads the page then).
  */
-export async function eventsJsonPage(db: Db, q: EventPageQuery): Promise<EventJsonOrRow[] | null> {
+export async function eventsJsonPage(
+  db: Db,
+  q: BoundedEventPageQuery,
+): Promise<SizedPage<EventJsonOrRow> | null> {
   const out: EventJsonOrRow[] = [];
   for (const { r } of await statements.events[q.direction].rows(db, q)) {
-    const [seq, , json] = rowFields(r);
+    const [seq, , json, fits] = rowFields(r);
+    if (fits === '0') return { rows: out, cut: true };
     if (!json) return null;
     out.push({ seq: Number(seq), json, row: null });
   }
-  return out;
+  return { rows: out, cut: false };
 }
 
 /** The same with each event's node as of it (see EventJsonWithNode). */
 export async function eventsWithNodesJsonPage(
   db: Db,
-  q: EventPageQuery,
-): Promise<EventJsonWithNode[] | null> {
+  q: BoundedEventPageQuery,
+): Promise<SizedPage<EventJsonWithNode> | null> {
   const rows = (await statements.withNodes[q.direction].rows(db, q)).map((x) => rowFields(x.r));
   const times = rows.map(([seq, created, afterCreated]) => ({
     seq: Number(seq),
@@ -84,7 +124,8 @@ export async function eventsWithNodesJsonPage(
   }));
   const nextCreated = nextCreatedOf(times, q.toSeq);
   const out: EventJsonWithNode[] = [];
-  for (const [i, [, , , state, lastEvent, json, nodeJson]] of rows.entries()) {
+  for (const [i, [, , , state, lastEvent, json, nodeJson, fits]] of rows.entries()) {
+    if (fits === '0') return { rows: out, cut: true };
     const hasNode = state !== '' && lastEvent !== '';
     if (!json || (hasNode && !nodeJson)) return null;
     out.push({
@@ -97,5 +138,5 @@ export async function eventsWithNodesJsonPage(
       nextCreated: nextCreated(times[i]!),
     });
   }
-  return out;
+  return { rows: out, cut: false };
 }

@@ -3,6 +3,7 @@ import {
   type NodeRecord,
   type StoredEvent,
   type StoredGraphCounts,
+  type StoredNodeRecord,
 } from '@graph-history/domain';
 import { sql } from 'kysely';
 import { Db } from '../connection';
@@ -12,6 +13,15 @@ import { eventsJsonPage, eventsWithNodesJsonPage } from './event-json-pages';
 import { eventsPage, PAGE_ARGS, pageWithNodesQuery } from './event-page-queries';
 import { nextCreatedOf } from './next-created';
 import { unnestRows } from './unnest-rows';
+import {
+  byteColumns,
+  fitsIn,
+  ifFits,
+  readIn,
+  sizedPage,
+  UNBOUNDED_BYTES,
+  type SizedPage,
+} from './page-bytes';
 
 /** `created` and `counts` of one event. */
 export interface EventFacts {
@@ -42,7 +52,25 @@ export interface EventPageQuery {
   /** `asc` walks up from `fromSeq`, `desc` down from `toSeq`. */
   direction: 'asc' | 'desc';
   limit: number;
+  /**
+   * Bytes of stored JSON (events' and their nodes') the page may hold; it ends before the row
+   * that would pass them, but always holds its first row. Unbounded when absent.
+   */
+  maxBytes?: number;
 }
+
+export type BoundedEventPageQuery = EventPageQuery & { maxBytes: number };
+
+const bounded = (q: EventPageQuery): BoundedEventPageQuery => ({
+  ...q,
+  maxBytes: q.maxBytes ?? UNBOUNDED_BYTES,
+});
+
+/** A stored event's bytes in SQL: its JSON's, or its jsonb columns' as text on older rows. */
+const EVENT_BYTES = sql<number>`coalesce(octet_length(s.public_json),
+  octet_length(s.payload::text) + octet_length(s.changes::text) + octet_length(s.source::text))`;
+/** The same for the node beside it (of pageWithNodesQuery). */
+const NODE_BYTES = sql<number>`coalesce(octet_length(s.node_json), octet_length(s.rec::text), 0)`;
 
 const eventFacts = new PreparedStatement(
   'gh_event_facts',
@@ -58,9 +86,39 @@ const eventFacts = new PreparedStatement(
       .select(['p.i', 'e.seq', 'e.created', 'e.counts']),
 );
 
+const BOUNDED_ARGS = { ...PAGE_ARGS, maxBytes: pgArg<number>('bigint') };
+
+/** pageWithNodesQuery bounded to `maxBytes` (see page-bytes), each row with `fits`. */
 const pageWithNodes = (direction: 'asc' | 'desc') =>
-  new PreparedStatement(`gh_events_with_nodes_${direction}`, PAGE_ARGS, (db, arg) =>
-    pageWithNodesQuery(db, arg, direction),
+  new PreparedStatement(`gh_events_with_nodes_${direction}`, BOUNDED_ARGS, (db, arg) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom(pageWithNodesQuery(db, arg, direction).as('s'))
+          .selectAll('s')
+          .select(byteColumns(sql`${EVENT_BYTES} + ${NODE_BYTES}`, sql.ref('s.seq'), direction))
+          .as('s'),
+      )
+      .where(readIn(arg.maxBytes))
+      .select([
+        's.seq',
+        's.type',
+        's.created',
+        's.node_no',
+        's.after_created',
+        's.node_state',
+        's.node_last_event',
+        's.sort_key',
+        's.created_seq',
+        ifFits<string>(arg.maxBytes, 'public_json').as('public_json'),
+        ifFits<EventRow['source']>(arg.maxBytes, 'source').as('source'),
+        ifFits<EventRow['payload']>(arg.maxBytes, 'payload').as('payload'),
+        ifFits<EventRow['changes']>(arg.maxBytes, 'changes').as('changes'),
+        ifFits<string>(arg.maxBytes, 'node_json').as('node_json'),
+        ifFits<StoredNodeRecord>(arg.maxBytes, 'rec').as('rec'),
+        fitsIn(arg.maxBytes).as('fits'),
+      ])
+      .orderBy('s.seq', direction),
   );
 const pagesWithNodes = { asc: pageWithNodes('asc'), desc: pageWithNodes('desc') };
 
@@ -151,16 +209,24 @@ export class EventReadRepository {
 
   /** One page of events in the given direction, within the inclusive range. */
   async page(q: EventPageQuery): Promise<EventRow[]> {
-    return (await this.listed(q, true)).map(toEventRow);
+    return sizedPage(await this.listed(bounded(q), true), toEventRow).rows;
   }
 
-  /** `page`, each event as its stored JSON where it has one. */
-  async pageJson(q: EventPageQuery): Promise<EventJsonOrRow[]> {
-    return (await eventsJsonPage(this.db, q)) ?? (await this.listed(q, false)).map(toJsonOrRow);
+  /** `page`, each event as its stored JSON where it has one, bounded to `maxBytes`. */
+  async pageJson(q: EventPageQuery): Promise<SizedPage<EventJsonOrRow>> {
+    const b = bounded(q);
+    return (
+      (await eventsJsonPage(this.db, b)) ?? sizedPage(await this.listed(b, false), toJsonOrRow)
+    );
   }
 
-  private listed(q: EventPageQuery, objects: boolean): Promise<ListedRow[]> {
-    return eventsPage(
+  /** eventsPage bounded to `maxBytes`, each row with `fits`. */
+  private listed(
+    q: BoundedEventPageQuery,
+    objects: boolean,
+  ): Promise<(ListedRow & { fits: boolean })[]> {
+    const maxBytes = sql.val(q.maxBytes);
+    const page = eventsPage(
       this.db,
       {
         graphId: sql.val(q.graphId),
@@ -170,14 +236,36 @@ export class EventReadRepository {
         objects: sql.val(objects),
       },
       q.direction,
-    ).execute();
+    );
+    return this.db
+      .selectFrom(
+        this.db
+          .selectFrom(page.as('s'))
+          .selectAll('s')
+          .select(byteColumns(EVENT_BYTES, sql.ref('s.seq'), q.direction))
+          .as('s'),
+      )
+      .where(readIn(maxBytes))
+      .select([
+        's.seq',
+        's.type',
+        's.created',
+        's.node_no',
+        ifFits<string>(maxBytes, 'public_json').as('public_json'),
+        ifFits<EventRow['source']>(maxBytes, 'source').as('source'),
+        ifFits<EventRow['payload']>(maxBytes, 'payload').as('payload'),
+        ifFits<EventRow['changes']>(maxBytes, 'changes').as('changes'),
+        fitsIn(maxBytes).as('fits'),
+      ])
+      .orderBy('s.seq', q.direction)
+      .execute();
   }
 
   /** `page`, each event with its node as it stood just after it and the next event's `created`. */
-  async pageWithNodes(q: EventPageQuery): Promise<EventWithNode[]> {
-    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...q, objects: true });
+  async pageWithNodes(q: EventPageQuery): Promise<SizedPage<EventWithNode>> {
+    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...bounded(q), objects: true });
     const nextCreated = nextCreatedOf(rows, q.toSeq);
-    return rows.map((r) => ({
+    return sizedPage(rows, (r) => ({
       ...toEventRow(r),
       node: nodeJsonOrRecord(r, true)?.rec ?? null,
       nextCreated: nextCreated(r),
@@ -185,12 +273,13 @@ export class EventReadRepository {
   }
 
   /** `pageWithNodes` with events and nodes as their stored JSON where they have one. */
-  async pageJsonWithNodes(q: EventPageQuery): Promise<EventJsonWithNode[]> {
-    const stored = await eventsWithNodesJsonPage(this.db, q);
+  async pageJsonWithNodes(q: EventPageQuery): Promise<SizedPage<EventJsonWithNode>> {
+    const b = bounded(q);
+    const stored = await eventsWithNodesJsonPage(this.db, b);
     if (stored) return stored;
-    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...q, objects: false });
+    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...b, objects: false });
     const nextCreated = nextCreatedOf(rows, q.toSeq);
-    return rows.map((r) => ({
+    return sizedPage(rows, (r) => ({
       ...toJsonOrRow(r),
       node: nodeJsonOrRecord(r),
       nextCreated: nextCreated(r),

@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import type { MessageRecord, SpawnRecord, TaskItem, WaitRecord } from '@graph-history/domain';
 import { Db } from '../connection';
+import type { MessagesTable, SpawnsTable } from '../schema';
 import type { NodeAt } from './node-read.repository';
 import { groupByOrdinal } from './ordinal-groups';
 import { unnestNodesAt } from './unnest-rows';
+import { boundedRows, sizedPage, UNBOUNDED_BYTES } from './page-bytes';
 
 /**
  * A node's tasks, spawns, waits and messages as of an event, for many nodes at once (each with
@@ -13,9 +15,17 @@ import { unnestNodesAt } from './unnest-rows';
 export class NodeItemsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The task list of the newest snapshot at or before each node's sequence. */
-  async tasksAt(graphId: number, nodes: NodeAt[]): Promise<TaskItem[][]> {
-    const rows = await this.db
+  /**
+   * The task list of the newest snapshot at or before each node's sequence, bounded to
+   * `maxBytes` of their JSON (see page-bytes: the first list always); `cut` when a list was left
+   * out for it.
+   */
+  async tasksAt(
+    graphId: number,
+    nodes: NodeAt[],
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<{ lists: TaskItem[][]; cut: boolean }> {
+    const rows = this.db
       .selectFrom(unnestNodesAt(nodes))
       .crossJoinLateral((eb) =>
         eb
@@ -28,15 +38,28 @@ export class NodeItemsRepository {
           .limit(1)
           .as('t'),
       )
-      .select(['p.i', 't.tasks'])
-      .execute();
-    const out: TaskItem[][] = nodes.map(() => []);
-    for (const r of rows) out[Number(r.i) - 1] = r.tasks;
-    return out;
+      .select(['p.i', 't.tasks']);
+    // jsonb has no cheap length (stored sizes are compressed): its text's, in Postgres
+    const bounded = await boundedRows<{ i: number; tasks: TaskItem[] }>(
+      this.db,
+      rows,
+      { light: ['i'], heavy: ['tasks'], order: sql`b.i`, size: sql`octet_length(b.tasks::text)` },
+      maxBytes,
+    );
+    const { rows: fitting, cut } = sizedPage(bounded, (r) => r);
+    const lists: TaskItem[][] = nodes.map(() => []);
+    for (const r of fitting) lists[Number(r.i) - 1] = r.tasks;
+    return { lists, cut };
   }
 
-  async spawnsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<SpawnRecord[][]> {
-    const rows = await this.db
+  /** Agents each node asked for by its sequence, within `maxBytes` of purposes (see tasksAt). */
+  async spawnsAt(
+    graphId: number,
+    nodes: NodeAt[],
+    limit: number,
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<{ lists: SpawnRecord[][]; cut: boolean }> {
+    const query = this.db
       .selectFrom(unnestNodesAt(nodes))
       .crossJoinLateral((eb) =>
         eb
@@ -53,9 +76,29 @@ export class NodeItemsRepository {
       )
       .select(['p.i', 's.requester_no', 's.child_no', 's.seq', 's.spawn_call_id', 's.agent_type'])
       .select(['s.purpose', 's.background', 's.created'])
-      .limit(limit)
-      .execute();
-    return groupByOrdinal(nodes.length, rows, (r) => ({
+      .limit(limit);
+    const bounded = await boundedRows<SpawnRow>(
+      this.db,
+      query,
+      {
+        light: [
+          'i',
+          'requester_no',
+          'child_no',
+          'seq',
+          'spawn_call_id',
+          'agent_type',
+          'background',
+          'created',
+        ],
+        heavy: ['purpose'],
+        order: sql`b.i, b.seq, b.child_no`,
+        size: sql`coalesce(octet_length(b.purpose), 0) + ${sql.lit(ROW_BYTES)}`,
+      },
+      maxBytes,
+    );
+    const { rows, cut } = sizedPage(bounded, (r) => r);
+    const lists = groupByOrdinal(nodes.length, rows, (r) => ({
       requesterNo: r.requester_no,
       childNo: r.child_no,
       seq: r.seq,
@@ -65,6 +108,7 @@ export class NodeItemsRepository {
       background: r.background,
       created: r.created,
     }));
+    return { lists, cut };
   }
 
   /**
@@ -110,9 +154,17 @@ export class NodeItemsRepository {
     }));
   }
 
-  /** Messages each node sent or received by its sequence, within the retained history. */
-  async messagesAt(graphId: number, nodes: NodeAt[], limit: number): Promise<MessageRecord[][]> {
-    const rows = await this.db
+  /**
+   * Messages each node sent or received by its sequence, within the retained history and
+   * `maxBytes` of texts (see tasksAt).
+   */
+  async messagesAt(
+    graphId: number,
+    nodes: NodeAt[],
+    limit: number,
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<{ lists: MessageRecord[][]; cut: boolean }> {
+    const query = this.db
       .selectFrom(unnestNodesAt(nodes))
       .crossJoinLateral((eb) =>
         eb
@@ -129,9 +181,20 @@ export class NodeItemsRepository {
           .as('m'),
       )
       .select(['p.i', 'm.seq', 'm.from_no', 'm.to_no', 'm.message_id', 'm.text', 'm.created'])
-      .limit(limit)
-      .execute();
-    return groupByOrdinal(nodes.length, rows, (r) => ({
+      .limit(limit);
+    const bounded = await boundedRows<MessageRow>(
+      this.db,
+      query,
+      {
+        light: ['i', 'seq', 'from_no', 'to_no', 'message_id', 'created'],
+        heavy: ['text'],
+        order: sql`b.i, b.seq, b.message_id`,
+        size: sql`coalesce(octet_length(b.text), 0) + ${sql.lit(ROW_BYTES)}`,
+      },
+      maxBytes,
+    );
+    const { rows, cut } = sizedPage(bounded, (r) => r);
+    const lists = groupByOrdinal(nodes.length, rows, (r) => ({
       seq: r.seq,
       fromNo: r.from_no,
       toNo: r.to_no,
@@ -139,8 +202,15 @@ export class NodeItemsRepository {
       text: r.text,
       created: r.created,
     }));
+    return { lists, cut };
   }
 }
+
+/** What a spawn or message costs beyond its text (ids, numbers, names), counted against bounds. */
+const ROW_BYTES = 128;
+
+type SpawnRow = Omit<SpawnsTable, 'graph_id'> & { i: number };
+type MessageRow = Omit<MessagesTable, 'graph_id'> & { i: number };
 
 /** The oldest retained seq: older messages and waits ended before it are trimmed with the events. */
 const retainedFrom = (graphId: number) =>

@@ -5,7 +5,7 @@ import {
   type NodeRecord,
   type NodeState,
 } from '@graph-history/domain';
-import { sql } from 'kysely';
+import { sql, type AliasedExpression } from 'kysely';
 import { Db } from '../connection';
 import { BatchedStatement } from '../batched-statement';
 import { pgArg, PreparedStatement } from '../prepared-statement';
@@ -21,10 +21,21 @@ import { activeWorkingCount, notSuperseded, versionAt } from './node-version-que
 import { batchRows, pgArray, unnestNodesAt, unnestRows } from './unnest-rows';
 import { groupByOrdinal } from './ordinal-groups';
 import {
+  boundedRows,
+  byteColumns,
+  fitsIn,
+  ifFits,
+  readIn,
+  sizedPage,
+  UNBOUNDED_BYTES,
+  type SizedPage,
+} from './page-bytes';
+import {
   nodeJsonOrRecord,
   RECORD_COLUMNS,
   recordColumns,
   recordOf,
+  type NodeJsonColumns,
   type NodeJsonOrRecord,
   type NodeRecordColumns,
 } from './node-json-row';
@@ -60,7 +71,22 @@ export interface NodePageQuery extends NodeListFilter {
   after?: NodeRecord;
   before?: NodeRecord;
   limit: number;
+  /** Bytes of stored JSON the page may hold (see EventPageQuery); unbounded when absent. */
+  maxBytes?: number;
 }
+
+/**
+ * Lists of records, one per input; `cutFrom`, the index of the first list of which rows were left
+ * out for a byte bound (it and the lists after it are not whole), else null.
+ */
+export interface RecordLists {
+  lists: NodeRecord[][];
+  cutFrom: number | null;
+}
+
+/** A version's bytes in SQL: its public JSON's, or its record's as text on older rows. */
+const RECORD_BYTES =
+  sql<number>`coalesce(octet_length(v.public_json), octet_length(v.rec::text))`.as('size');
 
 const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]) =>
   groupByOrdinal(count, rows, recordOf);
@@ -306,21 +332,23 @@ export class NodeReadRepository {
   /**
    * The first `limit` children of each parent as of its sequence, oldest first; at most
    * `totalLimit` rows in all (the lateral join yields each parent's rows in order, in input order,
-   * so the outer LIMIT stops the scan early).
+   * so the outer LIMIT stops the scan early); within `maxBytes` (see recordLists).
    */
   async childrenOf(
     graphId: number,
     parents: NodeAt[],
     limit: number,
     totalLimit: number,
-  ): Promise<NodeRecord[][]> {
-    if (parents.length === 0) return [];
-    const rows = await this.db
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<RecordLists> {
+    if (parents.length === 0) return { lists: [], cutFrom: null };
+    const rows = this.db
       .selectFrom(unnestNodesAt(parents))
       .crossJoinLateral((eb) =>
         eb
           .selectFrom('node_versions as v')
           .select(['v.node_no', ...recordColumns('v')])
+          .select([sql.ref('v.node_no').as('pos'), RECORD_BYTES])
           .where('v.graph_id', '=', graphId)
           .whereRef('v.parent_no', '=', 'p.node_no')
           .whereRef('v.valid_from', '<=', 'p.seq')
@@ -329,10 +357,9 @@ export class NodeReadRepository {
           .limit(limit)
           .as('c'),
       )
-      .select(['p.i', ...recordColumnsOf('c')])
-      .limit(totalLimit)
-      .execute();
-    return groupRecords(parents.length, rows);
+      .select(['p.i', 'c.pos', 'c.size', ...recordColumnsOf('c')])
+      .limit(totalLimit);
+    return this.recordLists(rows, parents.length, maxBytes);
   }
 
   /** The first `limit` nodes under each subtree root as of its sequence, in tree order; see childrenOf. */
@@ -341,9 +368,10 @@ export class NodeReadRepository {
     roots: SubtreeAt[],
     limit: number,
     totalLimit: number,
-  ): Promise<NodeRecord[][]> {
-    if (roots.length === 0) return [];
-    const rows = await this.db
+    maxBytes = UNBOUNDED_BYTES,
+  ): Promise<RecordLists> {
+    if (roots.length === 0) return { lists: [], cutFrom: null };
+    const rows = this.db
       .selectFrom(
         unnestRows<{ lo: string; hi: string; max_depth: number | null; seq: number }>({
           lo: pgArray(
@@ -368,6 +396,7 @@ export class NodeReadRepository {
         eb
           .selectFrom('node_versions as v')
           .select(recordColumns('v'))
+          .select([sql.ref('v.sort_key').as('pos'), RECORD_BYTES])
           .where('v.graph_id', '=', graphId)
           // sort_key's collation ("C") is the comparison's: byte order, as the index holds it
           .whereRef('v.sort_key', '>', 'p.lo')
@@ -381,21 +410,51 @@ export class NodeReadRepository {
           .limit(limit)
           .as('d'),
       )
-      .select(['p.i', ...recordColumnsOf('d')])
-      .limit(totalLimit)
-      .execute();
-    return groupRecords(roots.length, rows);
+      .select(['p.i', 'd.pos', 'd.size', ...recordColumnsOf('d')])
+      .limit(totalLimit);
+    return this.recordLists(rows, roots.length, maxBytes);
+  }
+
+  /**
+   * The rows of childrenOf or descendantsOf (`i`, `pos` in list order, `size`, the record
+   * columns) grouped into lists, read within `maxBytes` of the versions' JSON (see page-bytes: the
+   * first row always).
+   */
+  private async recordLists(
+    rows: { as(alias: 'b'): AliasedExpression<unknown, 'b'> },
+    count: number,
+    maxBytes: number,
+  ): Promise<RecordLists> {
+    const bounded = await boundedRows<NodeRecordColumns & { i: number }>(
+      this.db,
+      rows,
+      {
+        light: ['i', 'sort_key', 'created_seq'],
+        heavy: ['rec', 'rec_json'],
+        order: sql`b.i, b.pos`,
+        size: sql`b.size`,
+      },
+      maxBytes,
+    );
+    const left = bounded.find((r) => !r.fits);
+    const fitting = left ? bounded.filter((r) => r.fits) : bounded;
+    return { lists: groupRecords(count, fitting), cutFrom: left ? Number(left.i) - 1 : null };
   }
 
   /** One page of the nodes list: an index range scan in list order, stopped by LIMIT. */
-  async page(q: NodePageQuery): Promise<NodeRecord[]> {
-    const rows = await this.paged(q, this.listed(q).select(recordColumns('v'))).execute();
-    return rows.map(recordOf);
+  async page(q: NodePageQuery): Promise<SizedPage<NodeRecord>> {
+    const rows = await this.sized<NodeRecordColumns>(
+      q,
+      this.listed(q).select(recordColumns('v')),
+      ['sort_key', 'created_seq'],
+      ['rec', 'rec_json'],
+    );
+    return sizedPage(rows, recordOf);
   }
 
   /** `page`, each node as its stored JSON where it has one (pg parses no `rec` for those). */
-  async pageJson(q: NodePageQuery): Promise<NodeJsonOrRecord[]> {
-    const rows = await this.paged(
+  async pageJson(q: NodePageQuery): Promise<SizedPage<NodeJsonOrRecord>> {
+    const rows = await this.sized<NodeJsonColumns>(
       q,
       this.listed(q).select([
         'v.public_json as node_json',
@@ -403,18 +462,63 @@ export class NodeReadRepository {
         'v.state as node_state',
         'v.last_event as node_last_event',
       ]),
-    ).execute();
-    return rows.map((r) => nodeJsonOrRecord(r)!);
+      ['node_state', 'node_last_event'],
+      ['node_json', 'rec'],
+    );
+    return sizedPage(rows, (r) => nodeJsonOrRecord(r)!);
+  }
+
+  /**
+   * A page (see paged) bounded to `maxBytes` of its versions' JSON (see page-bytes): the small
+   * `columns` of `query` as they are, the `heavy` ones null on the row that tells it was cut.
+   */
+  private async sized<R>(
+    q: NodePageQuery,
+    query: ReturnType<NodeReadRepository['listed']>,
+    columns: string[],
+    heavy: string[],
+  ): Promise<(R & { fits: boolean })[]> {
+    const maxBytes = sql.val(q.maxBytes ?? UNBOUNDED_BYTES);
+    const { column, direction } = this.position(q);
+    const page = this.paged(
+      q,
+      query.select([
+        sql<number>`coalesce(octet_length(v.public_json), octet_length(v.rec::text))`.as('size'),
+        sql<string | number>`${sql.ref(column)}`.as('pos'),
+      ]),
+    );
+    const rows = await this.db
+      .selectFrom(
+        this.db
+          .selectFrom(page.as('s'))
+          .selectAll('s')
+          .select(byteColumns(sql.ref('s.size'), sql.ref('s.pos'), direction))
+          .as('s'),
+      )
+      .where(readIn(maxBytes))
+      .select(columns.map((c) => sql.ref(`s.${c}`).as(c)))
+      .select(heavy.map((c) => ifFits(maxBytes, c).as(c)))
+      .select(fitsIn(maxBytes).as('fits'))
+      .orderBy(sql.ref('s.pos'), direction)
+      .execute();
+    return rows as unknown as (R & { fits: boolean })[];
+  }
+
+  private position(q: NodePageQuery) {
+    return {
+      column: q.order === 'tree' ? 'v.sort_key' : 'v.node_no',
+      direction: q.before ? ('desc' as const) : ('asc' as const),
+    };
   }
 
   /** A list query narrowed to the page's position, in list order, stopped by LIMIT. */
   private paged<Q extends ReturnType<NodeReadRepository['listed']>>(q: NodePageQuery, query: Q): Q {
-    const column = q.order === 'tree' ? 'v.sort_key' : 'v.node_no';
+    const { column, direction } = this.position(q);
     const position = (rec: NodeRecord) => (q.order === 'tree' ? rec.sortKey : rec.no);
     let out = query;
-    if (q.after) out = out.where(column, '>', position(q.after)) as Q;
-    if (q.before) out = out.where(column, '<', position(q.before)) as Q;
-    return out.orderBy(column, q.before ? 'desc' : 'asc').limit(q.limit) as Q;
+    if (q.after) out = out.where(column as 'v.node_no', '>', position(q.after) as never) as Q;
+    if (q.before) out = out.where(column as 'v.node_no', '<', position(q.before) as never) as Q;
+    return out.orderBy(column as 'v.node_no', direction).limit(q.limit) as Q;
   }
 
   /** The node when the list `filter` describes holds it (a cursor's check), else null. */
