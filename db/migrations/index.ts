@@ -9,6 +9,7 @@ import * as m0007 from './0007_node_versions_superseded';
 import * as m0008 from './0008_public_json';
 import * as m0009 from './0009_one_write_per_version';
 import * as m0010 from './0010_events_active_before';
+import * as m0011 from './0011_node_refs_depth';
 
 /** Every migration, by name; names sort in the order they apply. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_public_json': m0008,
   '0009_one_write_per_version': m0009,
   '0010_events_active_before': m0010,
+  '0011_node_refs_depth': m0011,
 };

@@ -6,6 +6,7 @@ export * from './named-statement';
 export * from './batched-statement';
 export { batchRows } from './repositories/unnest-rows';
 export * from './migrate';
+export * from './transient-error';
 export * from './repositories/account.repository';
 export * from './repositories/api-key.repository';
 export * from './repositories/viewer-session.repository';
