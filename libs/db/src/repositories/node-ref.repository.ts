@@ -17,7 +17,8 @@ export class NodeRefRepository extends Repository {
       .where('graph_id', '=', graphId)
       .where('ref', '=', anyText(candidates))
       .execute();
-    for (const row of rows) found.set(row.ref, { ended: row.ended, sessionRef: row.session_ref, depth: row.depth });
+    for (const row of rows)
+      found.set(row.ref, { ended: row.ended, sessionRef: row.session_ref, depth: row.depth });
     return found;
   }
 }
