@@ -135,3 +135,59 @@ describe('text of one payload', () => {
     expect(result).toMatchObject({ ok: false, index: 1, rejection: { param: 'payload' } });
   });
 });
+
+describe('open waits of a graph', () => {
+  /** `S` with `n` agents `S/0`… (background, so they open no waits) and a hub `S/hub`. */
+  function graphOf(n: number): Harness {
+    const h = new Harness();
+    h.apply('session.started', 'S', {});
+    const agent = (ref: string) =>
+      h.apply('agent.spawned', ref, {
+        parent: 'S',
+        agent_type: 'x',
+        purpose: 'p',
+        background: true,
+      });
+    agent('S/hub');
+    for (let i = 0; i < n; i++) agent(`S/${i}`);
+    return h;
+  }
+
+  it(`opens at most ${LIMITS.openWaits}; a wait beyond them is not opened, the event applies`, () => {
+    const h = graphOf(LIMITS.openWaits + 1);
+    for (let i = 0; i < LIMITS.openWaits; i++) h.apply('wait.started', `S/${i}`, { on: ['S/hub'] });
+    expect(h.state.openWaitCount).toBe(LIMITS.openWaits);
+    const beyond = h.apply('wait.started', `S/${LIMITS.openWaits}`, { on: ['S/hub'] });
+    expect(beyond.waitsOpened).toEqual([]);
+    expect(h.rec(`S/${LIMITS.openWaits}`).blocked).toBeNull();
+    expect(h.state.openWaitCount).toBe(LIMITS.openWaits);
+
+    // one event on the hub recounts every node waiting on it: as many as there are open waits
+    const tasks = h.apply('tasks.updated', 'S/hub', {
+      tasks: [{ content: 'c', status: 'pending' }],
+    });
+    expect(tasks.versions).toHaveLength(1 + LIMITS.openWaits);
+    expect(h.rec('S/0').blocked).toMatchObject({ openTasks: 1, nodeCount: 1 });
+
+    // ending the hub closes them all; then a wait opens again
+    const ended = h.apply('ended', 'S/hub', { state: 'completed' });
+    expect(ended.waitsClosed).toHaveLength(LIMITS.openWaits);
+    expect(h.state.openWaitCount).toBe(0);
+    const again = h.apply('wait.started', `S/${LIMITS.openWaits}`, { on: ['S/0'] });
+    expect(again.waitsOpened).toHaveLength(1);
+    expect(h.state.openWaitCount).toBe(1);
+  });
+
+  it('bounds a chain of waits: an event at its end recounts at most the open waits', () => {
+    const h = graphOf(LIMITS.openWaits + 10);
+    for (let i = 0; i < LIMITS.openWaits + 9; i++)
+      h.apply('wait.started', `S/${i}`, { on: [`S/${i + 1}`] });
+    expect(h.state.openWaitCount).toBe(LIMITS.openWaits);
+    const last = `S/${LIMITS.openWaits}`;
+    const applied = h.apply('tasks.updated', last, {
+      tasks: [{ content: 'c', status: 'pending' }],
+    });
+    expect(applied.versions.length).toBeLessThanOrEqual(1 + LIMITS.openWaits);
+    expect(h.rec('S/0').blocked).toMatchObject({ nodeCount: LIMITS.openWaits, openTasks: 1 });
+  });
+});
