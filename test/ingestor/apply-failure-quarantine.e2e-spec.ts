@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { ApplyRepository } from '@graph-history/db';
-import type { AppliedEvent, WatchEvent } from '@graph-history/domain';
+import { LIMITS, type AppliedEvent, type WatchEvent } from '@graph-history/domain';
 import { cli } from '../cli/support/run-cli';
 import { ingestPipeline } from '../support/ingest-pipeline';
 import { seedGraph } from '../support/seed';
@@ -117,6 +117,31 @@ describe('quarantine of a graph whose apply fails, whatever threw', () => {
       applied: 11,
       stalled: null,
     });
+  });
+
+  it('quarantines at a stored spawn deeper than the tree allows (stored before the limit)', async () => {
+    const chain: WatchEvent[] = [watchEvent('deep-0', 'session.started', 'deep-s') as WatchEvent];
+    for (let i = 1; i <= LIMITS.treeDepth; i++) {
+      const parent = i === 1 ? 'deep-s' : `deep-s/${i - 1}`;
+      chain.push(
+        watchEvent(`deep-${i}`, 'agent.spawned', `deep-s/${i}`, {
+          parent,
+          agent_type: 't',
+          purpose: 'p',
+        }) as WatchEvent,
+      );
+    }
+    const { graphId } = await seedGraph(t.db, { graphKey: 'deep', events: chain });
+    const tooDeep = watchEvent('deep-x', 'agent.spawned', 'deep-s/x', {
+      parent: `deep-s/${LIMITS.treeDepth}`,
+      agent_type: 't',
+      purpose: 'p',
+    });
+    const seq = await storeUnchecked(t.db, graphId, tooDeep);
+    const outcome = await (await ingestPipeline(t.db)).applier.applyPending(graphId);
+    expect(outcome).toMatchObject({ applied: 0, stalled: { seq } });
+    expect(outcome.stalled!.error).toMatch(/deep-x .*depth 32/);
+    expect(await graphRow(graphId)).toMatchObject({ applied_seq: seq - 1, stalled_seq: seq });
   });
 
   it('quarantines at the event whose encoding throws (RangeError), alone or inside a batch', async () => {
