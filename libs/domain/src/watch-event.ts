@@ -16,7 +16,7 @@ export const LIMITS = {
   /** Depth of a node in its tree (a root is 0): a create under a node this deep is refused. */
   treeDepth: 32,
   /** Open waits in one graph at once; a wait beyond them is not opened (the event applies). */
-  openWaits: 1_000,
+  openWaits: 100,
 } as const;
 
 /** NUL and unpaired surrogates cannot be stored in Postgres text/jsonb, so they are refused here. */
