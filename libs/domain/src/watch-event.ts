@@ -10,7 +10,7 @@ export const LIMITS = {
   shortText: 200,
   text: 20_000,
   tasks: 1_000,
-  refsPerWait: 1_000,
+  refsPerWait: 100,
   /** Characters of all strings of one payload together, field names included (payloadText). */
   payloadText: 100_000,
   /** Depth of a node in its tree (a root is 0): a create under a node this deep is refused. */

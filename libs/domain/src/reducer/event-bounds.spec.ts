@@ -137,6 +137,20 @@ describe('text of one payload', () => {
 });
 
 describe('open waits of a graph', () => {
+  it(`takes at most ${LIMITS.refsPerWait} refs in one wait event`, () => {
+    const on = (n: number) => Array.from({ length: n }, (_, i) => `S/${i}`);
+    expect(parseWatchEvent(raw('wait.started', 'S', { on: on(LIMITS.refsPerWait) })).ok).toBe(true);
+    expect(
+      parseWatchEvent(raw('wait.started', 'S', { on: on(LIMITS.refsPerWait + 1) })),
+    ).toMatchObject({ ok: false, rejection: { param: 'payload.on' } });
+    expect(
+      parseWatchEvent(raw('wait.ended', 'S', { on: on(LIMITS.refsPerWait + 1) })),
+    ).toMatchObject({
+      ok: false,
+      rejection: { param: 'payload.on' },
+    });
+  });
+
   /** `S` with `n` agents `S/0`… (background, so they open no waits) and a hub `S/hub`. */
   function graphOf(n: number): Harness {
     const h = new Harness();
