@@ -3,13 +3,18 @@ const TRANSIENT_SQLSTATES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '57P05', // idle_session_timeout
+  '25006', // read_only_sql_transaction (a failover: the primary became a standby)
   '57014', // query_canceled (an operator's cancel, a statement timeout under load)
   '40001', // serialization_failure
   '40P01', // deadlock_detected
   '55P03', // lock_not_available
 ]);
-/** SQLSTATE classes that are transient as a whole: connection exceptions, insufficient resources. */
-const TRANSIENT_CLASSES = new Set(['08', '53']);
+/**
+ * SQLSTATE classes that are transient as a whole: connection exceptions, insufficient resources
+ * (disk full, out of memory, too many connections), system errors (I/O).
+ */
+const TRANSIENT_CLASSES = new Set(['08', '53', '58']);
 /** Node's socket errors. */
 const TRANSIENT_ERRNOS = new Set([
   'ECONNREFUSED',
