@@ -19,13 +19,14 @@ const BATCH = 1_000;
  * batches, so every answer shows one id per object; ids of the older form are still accepted.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`create table id_key (
+  await sql`create table if not exists id_key (
     id smallint primary key default 1 check (id = 1),
     key bytea not null check (length(key) = ${sql.lit(ID_KEY_BYTES)})
   )`.execute(db);
-  const key = randomBytes(ID_KEY_BYTES);
-  await sql`insert into id_key (key) values (${key})`.execute(db);
-  useIdKey(key);
+  await sql`insert into id_key (key) values (${randomBytes(ID_KEY_BYTES)})
+            on conflict (id) do nothing`.execute(db);
+  const stored = await sql<{ key: Buffer }>`select key from id_key`.execute(db);
+  useIdKey(stored.rows[0]!.key);
   await resealStoredIds(db);
 }
 
@@ -105,7 +106,8 @@ async function resealNodeVersions(db: Kysely<any>): Promise<void> {
   }
 }
 
-/** Stored ids stay sealed (they are still accepted in both forms); only the key table goes. */
-export async function down(db: Kysely<any>): Promise<void> {
-  await sql`drop table id_key`.execute(db);
-}
+/**
+ * Nothing: stored ids stay sealed (both forms are accepted), so the key outlives a rollback and a
+ * later `up` keeps it rather than making one that could not open them.
+ */
+export async function down(): Promise<void> {}

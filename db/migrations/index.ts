@@ -11,6 +11,7 @@ import * as m0009 from './0009_one_write_per_version';
 import * as m0010 from './0010_events_active_before';
 import * as m0011 from './0011_account_quotas';
 import * as m0012 from './0012_sealed_ids';
+import * as m0013 from './0013_node_refs_depth';
 
 /** Every migration, by name; names sort in the order they apply. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_events_active_before': m0010,
   '0011_account_quotas': m0011,
   '0012_sealed_ids': m0012,
+  '0013_node_refs_depth': m0013,
 };

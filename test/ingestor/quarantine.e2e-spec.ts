@@ -7,6 +7,7 @@ import { cli } from '../cli/support/run-cli';
 import { endpointFixture, EndpointFixture } from './support/endpoint-fixture';
 import { expectAppliedOnce } from './support/expect-applied-once';
 import { waitFor } from './support/ingestor-harness';
+import { expectListedStall } from './support/expect-stalled';
 import { storeUnchecked } from './support/store-unchecked';
 import { T0, validRun, watchEvent } from './support/watch-events';
 
@@ -94,20 +95,12 @@ describe('quarantine of a graph whose next event cannot be applied', () => {
     await applier.applyPending(graphId);
     const env = { DATABASE_URL: t.url };
 
-    const list = await cli(['stalled', 'list', '--json'], env);
-    expect(list).toMatchObject({ code: 0, stderr: '' });
-    const stalled = list.stdout
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as unknown);
-    expect(stalled).toContainEqual(
-      expect.objectContaining({
-        graph_id: 'gph_q-cli',
-        event_seq: 13,
-        event_key: 'q-cli-bad',
-        waiting: 9,
-      }),
-    );
+    await expectListedStall(t.url, {
+      graph_id: 'gph_q-cli',
+      event_seq: 13,
+      event_key: 'q-cli-bad',
+      waiting: 9,
+    });
     expect((await cli(['stalled', 'list'], env)).stdout).toMatch(/gph_q-cli {2}event 13/);
 
     const retry = await cli(['stalled', 'retry', 'gph_q-cli'], env);

@@ -7,6 +7,7 @@ export * from './named-statement';
 export * from './batched-statement';
 export { batchRows } from './repositories/unnest-rows';
 export * from './migrate';
+export * from './transient-error';
 export * from './repositories/account.repository';
 export * from './repositories/account-quota.repository';
 export * from './repositories/stored-event-bodies';

@@ -88,6 +88,7 @@ export interface NodeRefsTable {
   ref: string;
   ended: Generated<boolean>;
   session_ref: string | null;
+  depth: number | null;
 }
 
 export interface EventsTable {

@@ -22,6 +22,8 @@ export interface GraphState {
   openWaits: Map<number, Map<number, WaitRecord>>;
   /** Reverse index of `openWaits`: node waited on -> the nodes waiting on it. */
   waitedBy: Map<number, Set<number>>;
+  /** Number of open waits (at most LIMITS.openWaits). */
+  openWaitCount: number;
   /** Current task list of each node that has one. */
   tasks: Map<number, TaskItem[]>;
   counts: StoredGraphCounts;

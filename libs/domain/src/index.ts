@@ -7,6 +7,7 @@ export * from './records';
 export * from './graph-state';
 export * from './applied-event';
 export * from './watch-event';
+export * from './payload-text';
 export * from './created-window';
 export * from './api-keys';
 export * from './public-node';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compileTypedCheck } from './compiled-check';
+import { payloadText } from './payload-text';
 import { ATTENTION_REASONS, END_STATES, LINK_METHODS, NODE_STATES, TASK_STATUSES } from './node';
 
 /** Limits on what one WatchEvent may carry; larger values are rejected, never cut. */
@@ -9,7 +10,13 @@ export const LIMITS = {
   shortText: 200,
   text: 20_000,
   tasks: 1_000,
-  refsPerWait: 1_000,
+  refsPerWait: 100,
+  /** Characters of all strings of one payload together, field names included (payloadText). */
+  payloadText: 100_000,
+  /** Depth of a node in its tree (a root is 0): a create under a node this deep is refused. */
+  treeDepth: 32,
+  /** Open waits in one graph at once; a wait beyond them is not opened (the event applies). */
+  openWaits: 100,
 } as const;
 
 /** NUL and unpaired surrogates cannot be stored in Postgres text/jsonb, so they are refused here. */
@@ -137,10 +144,21 @@ const isValidWatchEvent = compileTypedCheck(
   isStorable,
 );
 
-/** Checks shape and types of one raw event (no graph state needed). */
+/** Checks shape, types and size of one raw event (no graph state needed). */
 export function parseWatchEvent(raw: unknown): ParseResult {
-  if (isValidWatchEvent(raw)) return { ok: true, event: raw as WatchEvent };
-  return parseWatchEventByZod(raw);
+  const parsed: ParseResult = isValidWatchEvent(raw)
+    ? { ok: true, event: raw as WatchEvent }
+    : parseWatchEventByZod(raw);
+  if (!parsed.ok) return parsed;
+  const size = payloadText(parsed.event.payload);
+  if (size <= LIMITS.payloadText) return parsed;
+  return {
+    ok: false,
+    rejection: {
+      param: 'payload',
+      message: `The payload holds ${size} characters of text (field names included); at most ${LIMITS.payloadText} are allowed: shorten or drop its longest texts.`,
+    },
+  };
 }
 
 /** parseWatchEvent without its fast path: what the compiled check must agree with. */

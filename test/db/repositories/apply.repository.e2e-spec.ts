@@ -42,6 +42,22 @@ describe('ApplyRepository', () => {
     expect(await apply.pending(999_999, 2)).toBeNull();
   });
 
+  it('stops a read before the event that takes the stored bodies past maxBytes, reading one at least', async () => {
+    const sizes = await t.db
+      .selectFrom('inbox')
+      .select((eb) => eb.fn<number>('pg_column_size', ['body']).as('size'))
+      .where('graph_id', '=', graphId)
+      .orderBy('seq')
+      .execute();
+    const [a, b] = sizes.map((r) => r.size);
+    const seqs = async (maxBytes: number) =>
+      (await apply.pending(graphId, 5, maxBytes))!.events.map((e) => e.seq);
+    expect(await seqs(1)).toEqual([1]);
+    expect(await seqs(a! + b!)).toEqual([1, 2]);
+    expect(await seqs(a! + b! + 1)).toEqual([1, 2, 3]);
+    expect(await seqs(1e9)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('commits a run once: a commit after a stale applied_seq writes nothing', async () => {
     const { events: run } = (await apply.pending(graphId, 3))!;
     const state = createGraphState(graphId);

@@ -48,8 +48,8 @@ describe('InboxRepository', () => {
     const graphId = await newGraph('append');
     const events = validRun('ap', 3);
     const refs = new Map([
-      ['ap-s', { ended: false, sessionRef: null }],
-      ['ap-s/a0', { ended: true, sessionRef: 'ap-s' }],
+      ['ap-s', { ended: false, sessionRef: null, depth: null }],
+      ['ap-s/a0', { ended: true, sessionRef: 'ap-s', depth: 1 }],
     ]);
 
     expect(
@@ -75,7 +75,7 @@ describe('InboxRepository', () => {
       refs,
     });
     expect(await new NodeRefRepository(t.db).find(graphId, ['ap-s/a0', 'ghost', '\ud800'])).toEqual(
-      new Map([['ap-s/a0', { ended: true, sessionRef: 'ap-s' }]]),
+      new Map([['ap-s/a0', { ended: true, sessionRef: 'ap-s', depth: 1 }]]),
     );
   });
 
@@ -102,7 +102,7 @@ describe('InboxRepository', () => {
   it('updates the ended flag of a ref it stored before', async () => {
     const graphId = await newGraph('ends');
     const [start, end] = [validRun('en', 1), validRun('en2', 1)];
-    const ref = (ended: boolean) => new Map([['en-s', { ended, sessionRef: null }]]);
+    const ref = (ended: boolean) => new Map([['en-s', { ended, sessionRef: null, depth: 0 }]]);
     await inbox.appendIfUnchanged(graphId, {
       afterSeq: 0,
       events: start,

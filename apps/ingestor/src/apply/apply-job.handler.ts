@@ -24,7 +24,7 @@ export class ApplyJobHandler {
       this.metrics.applyStalls.inc();
       this.logger.error(
         { graphId, seq: outcome.stalled.seq, reason: outcome.stalled.error },
-        'graph quarantined: the reducer refused its next event; see `graph-history stalled list`',
+        'graph quarantined: its next event could not be applied; see `graph-history stalled list`',
       );
     }
     if (outcome.trimDue) {

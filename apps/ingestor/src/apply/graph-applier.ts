@@ -17,6 +17,7 @@ import {
   GraphApplyLockRepository,
   GraphStateRepository,
   InboxEvent,
+  isTransientDbError,
   Transactions,
 } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
@@ -30,7 +31,7 @@ export interface ApplyOutcome {
   trimDue: boolean;
   /** For each applied event, ms from being stored to being applied (committed). */
   delaysMs: number[];
-  /** The graph stopped at an event the reducer refused, and this call recorded it (once). */
+  /** The graph stopped at an event that could not be applied, and this call recorded it (once). */
   stalled: ApplyStall | null;
 }
 
@@ -42,6 +43,8 @@ export type ApplySettings = Pick<Config, 'APPLY_BATCH_SIZE' | 'STALE_AFTER_MS'>;
 
 interface BatchResult {
   events: InboxEvent[];
+  /** The graph's applied_seq after this batch. */
+  appliedSeq: number;
   trimDue: boolean;
   /** More events were stored than this batch held when it was read. */
   more: boolean;
@@ -57,6 +60,14 @@ type PendingRun = Awaited<ReturnType<ApplyRepository['pending']>>;
 interface Refused {
   refused: { index: number; recorded: boolean; stall: ApplyStall | null };
 }
+
+/** Applying a run of several events failed for good: one of them, up to `throughSeq`, is at fault. */
+interface Failed {
+  failed: { throughSeq: number };
+}
+
+/** At most this much of an error's text is kept as the stall's reason. */
+const STALL_ERROR_MAX = 2_000;
 
 /**
  * The apply path: turns a graph's stored inbox events, in seq order, into events, version rows
@@ -107,11 +118,19 @@ export class GraphApplier {
   ): Promise<ApplyOutcome> {
     const total: ApplyOutcome = { applied: 0, trimDue: false, delaysMs: [], stalled: null };
     let limit = this.settings.APPLY_BATCH_SIZE;
+    // After a run failed for good, its events are applied one per batch up to here, so that the
+    // events before the one at fault are applied and the graph is quarantined at that one.
+    let isolateThrough = 0;
     for (;;) {
       const batch = await this.applyBatch(conn, graphId, limit);
       limit = this.settings.APPLY_BATCH_SIZE;
       if (batch === 'done') return total;
       if (batch === 'lost-race') continue;
+      if ('failed' in batch) {
+        isolateThrough = batch.failed.throughSeq;
+        limit = 1;
+        continue;
+      }
       if ('refused' in batch) {
         // Events before the refused one are applied first (the state is rebuilt for them).
         if (batch.refused.index > 0) {
@@ -129,6 +148,7 @@ export class GraphApplier {
         stalled: null,
       };
       onBatch(outcome);
+      if (batch.appliedSeq < isolateThrough) limit = 1;
       total.applied += outcome.applied;
       total.trimDue ||= outcome.trimDue;
       total.delaysMs.push(...outcome.delaysMs);
@@ -142,15 +162,44 @@ export class GraphApplier {
    * succeeds only if no other applier committed meanwhile ('lost-race': nothing was written).
    * An event the reducer refuses is not retried: the first one of the run quarantines the graph;
    * a later one is reported with its index, so that the events before it can be applied alone.
+   * Any other failure that retrying cannot mend (a data error of Postgres, an encoding error) is
+   * treated alike: a run of one event quarantines the graph at it, a longer run is reported so
+   * that its events are tried one by one. A transient failure (a lost connection) is thrown, for
+   * the job to be retried.
    */
   private async applyBatch(
     conn: Db,
     graphId: number,
     limit: number,
+  ): Promise<BatchResult | Refused | Failed | 'done' | 'lost-race'> {
+    const pending = await this.applyRows.in(conn).pending(graphId, limit);
+    if (!hasWork(pending)) return 'done';
+    try {
+      return await this.reduceAndCommit(conn, graphId, limit, pending);
+    } catch (err) {
+      if (isTransientDbError(err)) throw err;
+      const { head, events } = pending;
+      if (events.length > 1) return { failed: { throughSeq: head.appliedSeq + events.length } };
+      const key = events[0]?.event.key ?? '?';
+      const stall = {
+        seq: head.appliedSeq + 1,
+        error: `event ${key} (seq ${head.appliedSeq + 1}) could not be applied: ${describe(err)}`,
+        at: Date.now(),
+      };
+      const recorded = await this.applyRows.in(conn).recordStall(graphId, head.appliedSeq, stall);
+      return { refused: { index: 0, recorded, stall } };
+    }
+  }
+
+  /** applyBatch's work once it knows there are `pending` events; throws what it cannot handle. */
+  private async reduceAndCommit(
+    conn: Db,
+    graphId: number,
+    limit: number,
+    firstRead: NonNullable<PendingRun>,
   ): Promise<BatchResult | Refused | 'done' | 'lost-race'> {
     const applyRows = this.applyRows.in(conn);
-    let pending = await applyRows.pending(graphId, limit);
-    if (!hasWork(pending)) return 'done';
+    let pending: PendingRun = firstRead;
     let graph = this.cache.take(graphId, pending.head.appliedSeq);
     if (!graph) ({ pending, graph } = await this.load(conn, graphId, limit));
     if (!hasWork(pending)) return 'done';
@@ -182,6 +231,7 @@ export class GraphApplier {
     this.cache.put(graph);
     return {
       events,
+      appliedSeq,
       trimDue: firstSeq > (head.firstSeq ?? 1),
       more: appliedSeq < head.ingestedSeq,
     };
@@ -210,6 +260,9 @@ export class GraphApplier {
     }, conn);
   }
 }
+
+const describe = (err: unknown): string =>
+  (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, STALL_ERROR_MAX);
 
 const withWindow = (state: GraphState): CachedGraph => ({
   state,

@@ -1,4 +1,9 @@
-import type { PayloadOf, WatchEvent, WatchEventType } from '@graph-history/domain';
+import {
+  LIMITS,
+  type PayloadOf,
+  type WatchEvent,
+  type WatchEventType,
+} from '@graph-history/domain';
 import { eventKey } from '../event-key';
 import { getOwn, setOwn } from '../own-record';
 import type { ParsedLine } from './line';
@@ -70,7 +75,11 @@ export class Emitter {
     return true;
   }
 
-  /** Creates an agent under a live parent, dated by its spawn call. */
+  /**
+   * Creates an agent under a live parent, dated by its spawn call. Under a parent at the deepest
+   * level ingest allows (LIMITS.treeDepth) it goes under the parent's nearest live ancestor that
+   * is not, as an `inferred` link, so that the stream is never refused.
+   */
   spawnAgent(
     ref: string,
     payload: PayloadOf<'agent.spawned'>,
@@ -78,9 +87,23 @@ export class Emitter {
     version: string,
   ): boolean {
     if (this.node(ref) || !this.live(payload.parent)) return false;
-    this.push(eventKey(ref, 'spawned'), 'agent.spawned', ref, payload, ts, version);
-    setOwn(this.session.nodes, ref, newNodeMemo('agent', ts));
+    const parent = this.roomyAncestor(payload.parent);
+    if (parent === undefined) return false;
+    const placed: PayloadOf<'agent.spawned'> =
+      parent === payload.parent ? payload : { ...payload, parent, link_method: 'inferred' };
+    this.push(eventKey(ref, 'spawned'), 'agent.spawned', ref, placed, ts, version);
+    const depth = (this.node(parent)!.depth ?? 0) + 1;
+    setOwn(this.session.nodes, ref, { ...newNodeMemo('agent', ts), parent, depth });
     return true;
+  }
+
+  /** `ref` or its nearest ancestor that is live and above the deepest level, if any. */
+  private roomyAncestor(ref: string): string | undefined {
+    for (let at: string | undefined = ref; at !== undefined; at = this.node(at)?.parent) {
+      const node = this.node(at);
+      if (node && !node.ended && (node.depth ?? 0) < LIMITS.treeDepth) return at;
+    }
+    return undefined;
   }
 
   private push(

@@ -2,6 +2,8 @@ import type { FileRole } from './files';
 import type { Fact, ParsedLine } from './line';
 import { assistantFacts, contentText, userFacts } from './message-facts';
 import { hasNotification, notificationFacts } from './notification';
+import { cleanText } from '../text';
+import { TEXT_MAX } from './tool-input';
 
 type Obj = Record<string, unknown>;
 
@@ -9,6 +11,11 @@ export type ParseLineResult =
   { ok: true; line: ParsedLine } | { ok: false; message: string } | { ok: 'blank' };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** The working directory, storable and bounded like every text the adapter sends. */
+const cwdOf = (v: unknown): string | undefined => {
+  const cwd = str(v);
+  return cwd === undefined ? undefined : cleanText(cwd, TEXT_MAX);
+};
 
 function timeOf(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
@@ -118,7 +125,7 @@ export function parseLine(
       ts: timeOf(line['timestamp']),
       version: str(line['version'])?.slice(0, 200),
       sessionId: str(line['sessionId']),
-      cwd: str(line['cwd']),
+      cwd: cwdOf(line['cwd']),
       uuid,
       parentUuid: str(line['parentUuid']),
       sidechain,

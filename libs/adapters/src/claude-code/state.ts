@@ -15,6 +15,9 @@ export interface NodeMemo {
   lastText?: string;
   /** Refs the node explicitly waits on (blocking TaskOutput polls). */
   waitsOn: string[];
+  /** An agent's parent ref and depth (absent: a session, or an agent remembered before 2026-11). */
+  parent?: string;
+  depth?: number;
 }
 
 /** A spawn call (`Task`/`Agent` tool use) whose result has not arrived yet. */

@@ -1,10 +1,18 @@
-import { LIMITS, type PayloadOf } from '@graph-history/domain';
+import { LIMITS, payloadText, type PayloadOf } from '@graph-history/domain';
+import { cleanText } from '../text';
 import type { TodoInput, ToolOp } from './line';
 
 type TaskPayload = PayloadOf<'tasks.updated'>['tasks'];
 
-/** The payload of `tasks.updated`; ids are dropped when a list repeats one (they must be unique). */
+/**
+ * The payload of `tasks.updated`, within ingest's limits: ids are dropped when a list repeats one
+ * (they must be unique), and a list too large for one event is made to fit (fitTasks).
+ */
 export function tasksPayload(tasks: readonly TodoInput[]): TaskPayload {
+  return fitTasks(listPayload(tasks));
+}
+
+function listPayload(tasks: readonly TodoInput[]): TaskPayload {
   const ids = tasks.map((t) => t.id).filter((id) => id !== undefined);
   const keepIds = new Set(ids).size === ids.length;
   return tasks.slice(0, LIMITS.tasks).map((t) => ({
@@ -15,6 +23,35 @@ export function tasksPayload(tasks: readonly TodoInput[]): TaskPayload {
     ...(t.owner !== undefined ? { owner: t.owner } : {}),
     ...(t.blockedBy !== undefined ? { blocked_by: t.blockedBy } : {}),
   }));
+}
+
+/** The text of a `tasks.updated` payload holding `tasks` (see LIMITS.payloadText). */
+const sizeOf = (tasks: TaskPayload): number => payloadText({ tasks });
+
+/**
+ * A list whose payload exceeds LIMITS.payloadText, made to fit while keeping every task and its
+ * status (so counts stay true): the texts (content, active form) are shortened, all to the same
+ * length, as little as needed; if that is not enough, blockers are dropped, then the last tasks.
+ */
+export function fitTasks(tasks: TaskPayload): TaskPayload {
+  if (sizeOf(tasks) <= LIMITS.payloadText) return tasks;
+  const cut = (max: number): TaskPayload =>
+    tasks.map((t) => ({
+      ...t,
+      content: cleanText(t.content, max),
+      ...(t.active_form !== undefined ? { active_form: cleanText(t.active_form, max) } : {}),
+    }));
+  let [low, high] = [1, LIMITS.text];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (sizeOf(cut(mid)) <= LIMITS.payloadText) low = mid;
+    else high = mid - 1;
+  }
+  let fitted = cut(low);
+  if (sizeOf(fitted) > LIMITS.payloadText)
+    fitted = fitted.map(({ blocked_by: _dropped, ...t }) => t);
+  while (fitted.length > 0 && sizeOf(fitted) > LIMITS.payloadText) fitted = fitted.slice(0, -1);
+  return fitted;
 }
 
 const STATUSES = new Set<string>(['pending', 'in_progress', 'completed']);

@@ -42,12 +42,20 @@ export interface AppliedHead {
   counts: StoredGraphCounts;
 }
 
+/** Stored size of event bodies after which an apply batch reads no further (see pending). */
+export const APPLY_READ_BYTES = 16 * 1024 * 1024;
+
 /** The apply path: read the next stored events of a graph, write what the reducer produced. */
 export class ApplyRepository extends Repository {
-  /** The graph's apply head and up to `limit` stored events after applied_seq, in one query. */
+  /**
+   * The graph's apply head and up to `limit` stored events after applied_seq, in one query; an
+   * event is read only while the stored size of the bodies before it is under `maxBytes` (the
+   * first always is), so one read holds at most `maxBytes` plus one event, whatever their sizes.
+   */
   async pending(
     graphId: number,
     limit: number,
+    maxBytes = APPLY_READ_BYTES,
   ): Promise<{ head: ApplyHead; events: InboxEvent[] } | null> {
     const rows = await executeNamed(
       this.db,
@@ -67,8 +75,12 @@ export class ApplyRepository extends Repository {
         case when row_number() over (order by i.seq) = 1 then g.counts end as counts
       from graphs g
       left join lateral (
-        select seq, body, received from inbox
-        where graph_id = g.graph_id and seq > g.applied_seq order by seq limit ${limit}
+        select seq, body, received from (
+          select seq, body, received, pg_column_size(body) as size,
+            sum(pg_column_size(body)) over (order by seq) as upto
+          from inbox
+          where graph_id = g.graph_id and seq > g.applied_seq order by seq limit ${limit}) r
+        where upto - size < ${maxBytes}
       ) i on true
       where g.graph_id = ${graphId}
       order by i.seq`,

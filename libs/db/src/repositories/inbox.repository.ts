@@ -53,20 +53,22 @@ export class InboxRepository extends Repository {
       sql<{
         ingested_seq: number | null;
         keys: string[];
-        refs: [string, boolean, string | null][];
+        refs: [string, boolean, string | null, number | null][];
       }>`select (select ingested_seq from graphs where graph_id = ${owner.graphId}) as ingested_seq,
         array(select e.key from ${askedTexts(keys)}
               cross join lateral (select key from event_keys
                                   where graph_id = ${owner.graphId} and key = asked.t limit 1) e) as keys,
-        coalesce((select json_agg(json_build_array(r.ref, r.ended, r.session_ref)) from ${askedTexts(refs)}
-                  cross join lateral (select ref, ended, session_ref from node_refs
+        coalesce((select json_agg(json_build_array(r.ref, r.ended, r.session_ref, r.depth)) from ${askedTexts(refs)}
+                  cross join lateral (select ref, ended, session_ref, depth from node_refs
                                       where graph_id = ${owner.graphId} and ref = asked.t limit 1) r), '[]') as refs`,
     );
     return {
       ...owner,
       ingestedSeq: r!.ingested_seq,
       keys: new Set(r!.keys),
-      refs: new Map(r!.refs.map(([ref, ended, sessionRef]) => [ref, { ended, sessionRef }])),
+      refs: new Map(
+        r!.refs.map(([ref, ended, sessionRef, depth]) => [ref, { ended, sessionRef, depth }]),
+      ),
     };
   }
 
@@ -104,12 +106,13 @@ export class InboxRepository extends Repository {
     );
     const refRows = insertRowsSql(
       'node_refs',
-      { graph_id: 'bigint', ref: 'text', ended: 'boolean', session_ref: 'text' },
+      { graph_id: 'bigint', ref: 'text', ended: 'boolean', session_ref: 'text', depth: 'int' },
       [...refs].map(([ref, s]) => ({
         graph_id: graphId,
         ref,
         ended: s.ended,
         session_ref: s.sessionRef,
+        depth: s.depth,
       })),
       advanced,
     );

@@ -13,11 +13,12 @@ export class NodeRefRepository extends Repository {
     if (candidates.length === 0) return found;
     const rows = await this.db
       .selectFrom('node_refs')
-      .select(['ref', 'ended', 'session_ref'])
+      .select(['ref', 'ended', 'session_ref', 'depth'])
       .where('graph_id', '=', graphId)
       .where('ref', '=', anyText(candidates))
       .execute();
-    for (const row of rows) found.set(row.ref, { ended: row.ended, sessionRef: row.session_ref });
+    for (const row of rows)
+      found.set(row.ref, { ended: row.ended, sessionRef: row.session_ref, depth: row.depth });
     return found;
   }
 }

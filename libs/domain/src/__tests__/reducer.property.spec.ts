@@ -23,7 +23,7 @@ import {
   RefStatus,
   validateBatch,
 } from '../reducer';
-import { parseWatchEvent, Rejection } from '../watch-event';
+import { LIMITS, parseWatchEvent, Rejection } from '../watch-event';
 import { EventGenerator, GeneratedEvent, Step, stepArb } from './event-generator';
 import { NaiveOracle } from './naive-oracle';
 import { rowsOf, snapshotState } from './state-snapshot';
@@ -122,6 +122,21 @@ function checkTreeOrder(state: GraphState, oracle: NaiveOracle): void {
   }
 }
 
+/**
+ * docs/api-reference.md's bound on the versions one event writes: its node, that node's ancestors
+ * (counts) and nodes that wait, before or after it (blocked).
+ */
+function expectRowsWithinBound(state: GraphState, applied: AppliedEvent, waitersBefore: number[]) {
+  const waiters = new Set([...waitersBefore, ...state.openWaits.keys()]);
+  const depth = state.nodes.get(applied.event.nodeNo)!.depth;
+  expect(applied.versions.length).toBeLessThanOrEqual(1 + depth + waiters.size);
+  expect(depth).toBeLessThanOrEqual(LIMITS.treeDepth);
+  expect(state.openWaitCount).toBe(
+    [...state.openWaits.values()].reduce((n, out) => n + out.size, 0),
+  );
+  expect(state.openWaitCount).toBeLessThanOrEqual(LIMITS.openWaits);
+}
+
 interface Failure {
   index: number;
   rejection: Rejection;
@@ -158,6 +173,7 @@ function runHistory(steps: Step[]): void {
         break;
       }
       const before = generated[index]!.invalid ? snapshotState(state) : null;
+      const waitersBefore = [...state.openWaits.keys()];
       let applied: AppliedEvent;
       try {
         applied = applyEvent(state, parsed.event, state.lastSeq + 1);
@@ -168,6 +184,7 @@ function runHistory(steps: Step[]): void {
         break;
       }
       oracle.apply(parsed.event, applied.event.created);
+      expectRowsWithinBound(state, applied, waitersBefore);
       expectEqual(applied.event.changes, expectedChanges(previous, state, applied.event.nodeNo));
       expectEqual(
         applied.versions,

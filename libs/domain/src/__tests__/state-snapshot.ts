@@ -17,6 +17,7 @@ export function snapshotState(state: GraphState): unknown {
       byRef: sortedEntries(state.byRef),
       openWaits: sortedEntries(state.openWaits).map(([no, m]) => [no, sortedEntries(m)]),
       waitedBy: sortedEntries(state.waitedBy).map(([no, s]) => [no, [...s].sort((a, b) => a - b)]),
+      openWaitCount: state.openWaitCount,
       tasks: sortedEntries(state.tasks),
     }),
   );

@@ -13,14 +13,18 @@ import { RejectedEventError } from './rejected-event-error';
 import { updateTasks } from './tasks';
 import { endWaits, startWaits } from './wait-events';
 
-/** Validation's view of a state: the refs of its nodes, whether they have ended, their session. */
+/** Validation's view of a state: the refs of its nodes, whether they have ended, their session and depth. */
 export function stateRefView(state: GraphState): RefView {
   return {
     get(ref) {
       const no = state.byRef.get(ref);
       if (no === undefined) return undefined;
       const node = state.nodes.get(no)!;
-      return { ended: node.ended !== null, sessionRef: state.nodes.get(node.sessionNo)!.ref };
+      return {
+        ended: node.ended !== null,
+        sessionRef: state.nodes.get(node.sessionNo)!.ref,
+        depth: node.depth,
+      };
     },
   };
 }

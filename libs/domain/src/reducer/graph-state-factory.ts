@@ -14,6 +14,7 @@ export const createGraphState = (graphId: number): GraphState => ({
   rootCount: 0,
   openWaits: new Map(),
   waitedBy: new Map(),
+  openWaitCount: 0,
   tasks: new Map(),
   counts: emptyCounts(),
 });

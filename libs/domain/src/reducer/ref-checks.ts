@@ -1,12 +1,14 @@
-import { Rejection, WatchEvent } from '../watch-event';
+import { LIMITS, Rejection, WatchEvent } from '../watch-event';
 
 /**
- * What validation needs to know of an existing ref: whether its node has ended, and the ref of
- * the session it belongs to (null when not known, for refs stored before it was recorded).
+ * What validation needs to know of an existing ref: whether its node has ended, the ref of the
+ * session it belongs to and its depth (null when not known, for refs stored before they were
+ * recorded; the reducer, which knows them, checks those again).
  */
 export interface RefStatus {
   ended: boolean;
   sessionRef?: string | null;
+  depth?: number | null;
 }
 
 export interface RefView {
@@ -76,6 +78,12 @@ function checkParent(view: RefView, parent: string | undefined): Rejection | nul
       message: `Node ${quote(parent)} has ended and cannot get new children; name a parent that is still running.`,
     };
   }
+  if (typeof node.depth === 'number' && node.depth >= LIMITS.treeDepth) {
+    return {
+      param: 'payload.parent',
+      message: `Node ${quote(parent)} is at depth ${node.depth}, the deepest a tree may go (${LIMITS.treeDepth} levels below its root); name a parent nearer the root.`,
+    };
+  }
   return null;
 }
 
@@ -92,11 +100,19 @@ function checkAgentRef(view: RefView, ev: WatchEvent): Rejection | null {
 }
 
 /** Status of the node an accepted create event makes. */
-export function createdRefStatus(view: RefView, ev: WatchEvent): RefStatus {
+export function createdRefStatus(
+  view: RefView,
+  ev: Extract<WatchEvent, { type: 'session.started' | 'agent.spawned' }>,
+): RefStatus {
+  const parent = ev.payload.parent === undefined ? undefined : view.get(ev.payload.parent);
+  const depth = ev.payload.parent === undefined ? 0 : childDepth(parent?.depth);
   if (ev.type === 'agent.spawned')
-    return { ended: false, sessionRef: view.get(ev.payload.parent)?.sessionRef ?? null };
-  return { ended: false, sessionRef: ev.node };
+    return { ended: false, sessionRef: parent?.sessionRef ?? null, depth };
+  return { ended: false, sessionRef: ev.node, depth };
 }
+
+const childDepth = (parentDepth: number | null | undefined): number | null =>
+  typeof parentDepth === 'number' ? parentDepth + 1 : null;
 
 function checkRequestedBy(view: RefView, ev: WatchEvent): Rejection | null {
   if (ev.type !== 'agent.spawned' || ev.payload.requested_by === undefined) return null;

@@ -47,8 +47,9 @@ describe('validateBatch', () => {
       'activity',
     ]);
     expect([...result.refs]).toEqual([
-      ['S/a', { ended: true, sessionRef: 'S' }],
-      ['T', { ended: false, sessionRef: 'T' }],
+      // S was stored without a depth: the refs made under it have none either
+      ['S/a', { ended: true, sessionRef: 'S', depth: null }],
+      ['T', { ended: false, sessionRef: 'T', depth: null }],
     ]);
   });
 

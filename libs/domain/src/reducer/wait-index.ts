@@ -9,6 +9,7 @@ export function addOpenWait(state: GraphState, wait: WaitRecord): void {
   let into = state.waitedBy.get(wait.onNo);
   if (!into) state.waitedBy.set(wait.onNo, (into = new Set()));
   into.add(wait.nodeNo);
+  state.openWaitCount++;
 }
 
 export function removeOpenWait(
@@ -24,5 +25,6 @@ export function removeOpenWait(
   const into = state.waitedBy.get(onNo)!;
   into.delete(nodeNo);
   if (into.size === 0) state.waitedBy.delete(onNo);
+  state.openWaitCount--;
   return wait;
 }

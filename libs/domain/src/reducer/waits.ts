@@ -1,9 +1,12 @@
+import { LIMITS } from '../watch-event';
 import { EventContext } from './event-context';
 import { addOpenWait, removeOpenWait } from './wait-index';
 
 /**
  * Opens a wait of `nodeNo` on `onNo`; one already open stays as is. A wait on a node that has
- * already ended is recorded closed at once (it cannot block).
+ * already ended is recorded closed at once (it cannot block). While the graph holds
+ * LIMITS.openWaits open waits, no other one opens: that bounds how many nodes one event can
+ * block, unblock or recount (each node reached through waits has an open wait).
  */
 export function openWait(
   ctx: EventContext,
@@ -13,6 +16,7 @@ export function openWait(
 ): void {
   if (ctx.state.openWaits.get(nodeNo)?.has(onNo)) return;
   const targetEnded = ctx.node(onNo).ended !== null;
+  if (!targetEnded && ctx.state.openWaitCount >= LIMITS.openWaits) return;
   const wait = {
     nodeNo,
     onNo,
