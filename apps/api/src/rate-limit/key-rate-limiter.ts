@@ -1,8 +1,11 @@
 import type { RedisClient } from '@graph-history/http';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { InsuranceLimiter } from '@graph-history/http';
-import { RateLimitDegradation } from './rate-limit-degradation';
-import { tokenBucketChargeScript, tokenBucketScript } from './token-bucket-script';
+import {
+  InsuranceLimiter,
+  RateLimitDegradation,
+  tokenBucketChargeScript,
+  tokenBucketScript,
+} from '@graph-history/http';
 
 export interface RateDecision {
   allowed: boolean;

@@ -3,6 +3,7 @@ import { isGraphKey } from '@graph-history/domain';
 import { ApiError, Principal } from '@graph-history/http';
 import { ApplyRequests } from '../jobs/apply-requests';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { IngestRateLimit } from '../rate-limit/ingest-rate-limit';
 import { EventStore } from './event-store';
 import { invalidGraphKey, restrictedKeyCannotWrite } from './ingest-errors';
 import { readEventsBody } from './read-events-body';
@@ -20,13 +21,23 @@ export class IngestService {
     private readonly store: EventStore,
     private readonly applyRequests: ApplyRequests,
     private readonly metrics: IngestorMetrics,
+    private readonly rateLimit: IngestRateLimit,
   ) {}
 
-  /** Stores a batch durably (all or nothing), then asks for it to be applied. */
-  async ingest(principal: Principal, graphKey: string, body: unknown): Promise<IngestResult> {
+  /**
+   * Stores a batch durably (all or nothing), then asks for it to be applied. The account's ingest
+   * limit is charged first (`bytes`: the request body's size); a refused batch stores nothing.
+   */
+  async ingest(
+    principal: Principal,
+    graphKey: string,
+    body: unknown,
+    bytes: number,
+  ): Promise<IngestResult> {
     if (principal.kind !== 'secret') throw restrictedKeyCannotWrite();
     if (!isGraphKey(graphKey)) throw invalidGraphKey();
     const events = readEventsBody(body);
+    await this.rateLimit.admit(principal.accountId, events.length, bytes);
     const stored = await this.store
       .store({ accountId: principal.accountId, graphKey, events })
       .catch((err: unknown) => {
@@ -38,7 +49,7 @@ export class IngestService {
     this.metrics.duplicates.inc(stored.duplicates);
     if (stored.accepted > 0) {
       // The batch is committed: answer now. A lost request is re-derived by the sweeper.
-      void this.applyRequests.request(stored.graphId);
+      void this.applyRequests.request(stored.graphId, principal.accountId);
     }
     return { accepted: stored.accepted, duplicates: stored.duplicates, last_key: stored.lastKey };
   }

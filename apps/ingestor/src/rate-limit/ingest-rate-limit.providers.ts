@@ -1,0 +1,44 @@
+import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { Config } from '@graph-history/config';
+import {
+  CONFIG,
+  limiterRedis,
+  RateLimitDegradation,
+  RedisClient,
+  TokenBuckets,
+} from '@graph-history/http';
+import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { IngestRateLimit } from './ingest-rate-limit';
+
+/** The ingest limiter's own Redis connection: fails fast while Redis is away (see limiterRedis). */
+@Injectable()
+export class IngestLimiterConnection implements OnApplicationShutdown {
+  readonly redis: RedisClient;
+
+  constructor(@Inject(CONFIG) config: Config, degradation: RateLimitDegradation) {
+    this.redis = limiterRedis(config, () => degradation.redisReady());
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+}
+
+export const ingestRateLimitProviders = (prefix: string): Provider[] => [
+  {
+    provide: RateLimitDegradation,
+    useFactory: (m: IngestorMetrics) => new RateLimitDegradation(m),
+    inject: [IngestorMetrics],
+  },
+  IngestLimiterConnection,
+  {
+    provide: IngestRateLimit,
+    useFactory: (
+      config: Config,
+      c: IngestLimiterConnection,
+      d: RateLimitDegradation,
+      m: IngestorMetrics,
+    ) => new IngestRateLimit(new TokenBuckets(c.redis, `${prefix}rl:ingest:`, d), config, m),
+    inject: [CONFIG, IngestLimiterConnection, RateLimitDegradation, IngestorMetrics],
+  },
+];

@@ -1,0 +1,34 @@
+import { rateLimited, TokenBuckets } from '@graph-history/http';
+import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { IngestLimitSettings, ingestLimitsFor } from './ingest-limits-for';
+
+const UNITS: Record<string, string> = { events: 'events', bytes: 'bytes of request body' };
+
+/**
+ * The per-account ingest limit: a batch takes its events and its body bytes from the account's two
+ * token buckets (shared by all its keys and every ingestor) before anything is stored; when either
+ * lacks them, nothing is taken and the batch is refused with 429 and Retry-After.
+ */
+export class IngestRateLimit {
+  constructor(
+    private readonly buckets: TokenBuckets,
+    private readonly settings: IngestLimitSettings,
+    private readonly metrics: IngestorMetrics,
+  ) {}
+
+  async admit(accountId: number, events: number, bytes: number): Promise<void> {
+    const limits = ingestLimitsFor(this.settings, accountId);
+    const decision = await this.buckets.take(`acct_${accountId}`, [
+      { name: 'events', cost: events, limits: limits.events },
+      { name: 'bytes', cost: bytes, limits: limits.bytes },
+    ]);
+    if (decision.allowed) return;
+    this.metrics.rateLimited.inc({ reason: decision.binding });
+    const perSecond = limits[decision.binding as keyof typeof limits].perSecond;
+    throw rateLimited(
+      Math.max(1, Math.ceil(decision.msBeforeNext / 1000)),
+      {},
+      `This account sends more than its ingest limit of ${perSecond.toLocaleString('en-US')} ${UNITS[decision.binding]} a second`,
+    );
+  }
+}
