@@ -64,7 +64,7 @@ export class TokenBuckets {
     return { allowed, binding: binding.t.name, msBeforeNext: binding.ms };
   }
 
-  /** The take on this process's own limiters; one bucket refusing gives back what others gave. */
+  /** The take on this process's own limiters; one bucket refusing, nothing is taken. */
   private async takeInsured(group: string, takes: BucketTake[]): Promise<BucketsDecision> {
     this.degradation.usedInsurance();
     const taken: { limiter: InsuranceLimiter; key: string; cost: number }[] = [];
@@ -77,6 +77,8 @@ export class TokenBuckets {
         taken.push({ limiter, key, cost: t.cost });
       } catch (err) {
         if (!(err instanceof RateLimiterRes)) throw err;
+        // the memory limiter counts a refused take too: give back every bucket's
+        taken.push({ limiter, key, cost: t.cost });
         await Promise.all(taken.map((g) => g.limiter.reward(g.key, g.cost)));
         return { allowed: false, binding: t.name, msBeforeNext: err.msBeforeNext };
       }
