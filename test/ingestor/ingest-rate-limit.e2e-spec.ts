@@ -40,6 +40,11 @@ describe('per-account ingest limit', () => {
       );
       expect(await f.inboxOf('limited')).toHaveLength(15);
 
+      // until then the same credentials are refused before the body is even parsed
+      const early = await f.post('limited', 'not json');
+      expect(early.statusCode).toBe(429);
+      expect(early.json().error.message).toMatch(/^This account sends more than its ingest limit/);
+
       // another key of the same account shares the bucket; a new graph is not created
       const sibling = await createKey(f.t.db, 'owner');
       expect(
@@ -89,8 +94,11 @@ describe('per-account ingest limit', () => {
       );
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(10);
       expect(await f.inboxOf('bytes')).toHaveLength(6);
-      // a small batch still fits the bytes left
-      expect((await f.post('bytes', bodyOf(big.slice(6, 7)))).statusCode).toBe(202);
+      // a small batch still fits the bytes left (sent with another key of the account: this
+      // one's credentials are refused until Retry-After)
+      expect((await f.post('bytes', bodyOf(big.slice(6, 7)))).statusCode).toBe(429);
+      const sibling = await createKey(f.t.db, 'owner');
+      expect((await f.post('bytes', bodyOf(big.slice(6, 7)), sibling.auth)).statusCode).toBe(202);
     });
   });
 

@@ -22,6 +22,9 @@ export class IngestController {
     @Body() body: unknown,
     @Req() req: FastifyRequest,
   ): Promise<IngestResult> {
-    return this.ingest.ingest(principal, graphKey, body, bodyBytes(req, body));
+    return this.ingest.ingest(principal, graphKey, body, {
+      bytes: bodyBytes(req, body),
+      authorization: req.headers.authorization,
+    });
   }
 }

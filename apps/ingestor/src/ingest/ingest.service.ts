@@ -26,18 +26,18 @@ export class IngestService {
 
   /**
    * Stores a batch durably (all or nothing), then asks for it to be applied. The account's ingest
-   * limit is charged first (`bytes`: the request body's size); a refused batch stores nothing.
+   * limit is charged first (`sent.bytes`: the request body's size); a refused batch stores nothing.
    */
   async ingest(
     principal: Principal,
     graphKey: string,
     body: unknown,
-    bytes: number,
+    sent: { bytes: number; authorization: string | undefined },
   ): Promise<IngestResult> {
     if (principal.kind !== 'secret') throw restrictedKeyCannotWrite();
     if (!isGraphKey(graphKey)) throw invalidGraphKey();
     const events = readEventsBody(body);
-    await this.rateLimit.admit(principal.accountId, events.length, bytes);
+    await this.rateLimit.admit(principal.accountId, sent.authorization, events.length, sent.bytes);
     const stored = await this.store
       .store({ accountId: principal.accountId, graphKey, events })
       .catch((err: unknown) => {

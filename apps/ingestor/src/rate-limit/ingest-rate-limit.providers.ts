@@ -9,6 +9,7 @@ import {
 } from '@graph-history/http';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { IngestRateLimit } from './ingest-rate-limit';
+import { RecentRefusals } from './recent-refusals';
 
 /** The ingest limiter's own Redis connection: fails fast while Redis is away (see limiterRedis). */
 @Injectable()
@@ -38,7 +39,13 @@ export const ingestRateLimitProviders = (prefix: string): Provider[] => [
       c: IngestLimiterConnection,
       d: RateLimitDegradation,
       m: IngestorMetrics,
-    ) => new IngestRateLimit(new TokenBuckets(c.redis, `${prefix}rl:ingest:`, d), config, m),
+    ) =>
+      new IngestRateLimit(
+        new TokenBuckets(c.redis, `${prefix}rl:ingest:`, d),
+        config,
+        m,
+        new RecentRefusals(),
+      ),
     inject: [CONFIG, IngestLimiterConnection, RateLimitDegradation, IngestorMetrics],
   },
 ];
