@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { createDb, Db, migrateToLatest } from '@graph-history/db';
 import { INGESTOR_NODE_FLAGS } from '../libs/config/src/node-flags';
 import { createKey } from '../test/ingestor/support/api-keys';
+import { percentile } from '../test/ingestor/support/steady-load';
 import { validRun } from '../test/ingestor/support/watch-events';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
@@ -227,11 +228,12 @@ async function flood(
   return count;
 }
 
-function pct(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+/** The p-th percentile of unsorted values. */
+const pct = (values: number[], p: number): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
