@@ -13,7 +13,7 @@ import { acceptOnlyJsonBodies } from './ingest/json-bodies';
 import { refuseOtherMethodsOnEvents } from './ingest/events-route';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
 import { IngestorModule } from './ingestor.module';
-import { refuseRecentlyLimited } from './rate-limit/early-refusal';
+import { holdRecentlyLimited } from './rate-limit/early-refusal';
 import { IngestRateLimit } from './rate-limit/ingest-rate-limit';
 import { IngestorOptions } from './tokens';
 
@@ -48,7 +48,7 @@ export async function createIngestorApp({
     { bufferLogs: true, abortOnError: false, bodyParser: false },
   );
   app.useLogger(app.get(Logger));
-  refuseRecentlyLimited(fastify, app.get(IngestRateLimit), docBase);
+  holdRecentlyLimited(fastify, app.get(IngestRateLimit), docBase);
   app.useGlobalFilters(new ErrorEnvelopeFilter(docBase));
   await app.init();
   return app;

@@ -35,16 +35,25 @@ export class IngestRateLimit {
     this.metrics.rateLimited.inc({ reason: decision.binding });
     const perSecond = limits[decision.binding as keyof typeof limits].perSecond;
     const reason = `This account sends more than its ingest limit of ${perSecond.toLocaleString('en-US')} ${UNITS[decision.binding]} a second`;
-    const seconds = Math.max(1, Math.ceil(decision.msBeforeNext / 1000));
     this.recent.remember(authorization, Date.now() + decision.msBeforeNext, reason);
-    throw rateLimited(seconds, {}, reason);
+    throw rateLimited(Math.max(1, Math.ceil(decision.msBeforeNext / 1000)), {}, reason);
   }
 
-  /** The 429 for a request whose credentials were refused lately, before its body is read. */
-  refusedEarly(authorization: string | undefined): ApiError | undefined {
+  /**
+   * For a request whose credentials were refused lately: the ms that refusal still runs, and its
+   * 429 when answered now. Undefined when there is none.
+   */
+  earlyRefusal(
+    authorization: string | undefined,
+  ): { msLeft: number; error: () => ApiError } | undefined {
     const r = this.recent.refusal(authorization);
     if (!r) return undefined;
-    this.metrics.rateLimited.inc({ reason: 'early' });
-    return rateLimited(r.seconds, {}, r.reason);
+    return {
+      msLeft: r.msLeft,
+      error: () => {
+        this.metrics.rateLimited.inc({ reason: 'early' });
+        return rateLimited(Math.max(1, Math.ceil(r.msLeft / 1000)), {}, r.reason);
+      },
+    };
   }
 }

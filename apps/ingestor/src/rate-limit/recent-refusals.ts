@@ -23,11 +23,11 @@ export class RecentRefusals {
     this.byCredential.set(digest(authorization), { until, reason });
   }
 
-  /** The refusal still running for these credentials, with its seconds left; else undefined. */
+  /** The refusal still running for these credentials, with its ms left; else undefined. */
   refusal(
     authorization: string | undefined,
     now = Date.now(),
-  ): { seconds: number; reason: string } | undefined {
+  ): { msLeft: number; reason: string } | undefined {
     if (!authorization) return undefined;
     const key = digest(authorization);
     const r = this.byCredential.get(key);
@@ -36,7 +36,7 @@ export class RecentRefusals {
       this.byCredential.delete(key);
       return undefined;
     }
-    return { seconds: Math.max(1, Math.ceil((r.until - now) / 1000)), reason: r.reason };
+    return { msLeft: r.until - now, reason: r.reason };
   }
 }
 
