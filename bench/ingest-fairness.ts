@@ -40,6 +40,8 @@ interface Latencies {
   ingest: number[];
   readable: number[];
   failed: number;
+  /** Seconds into the phase of each event's send, and its ingest + store-to-readable ms. */
+  timeline: { at: number; ms: number }[];
 }
 
 interface FloodCount {
@@ -97,6 +99,10 @@ async function main(): Promise<void> {
     row('ingest, flooded', flooded.ingest, flooded.failed);
     row('store-to-readable, idle', idle.readable);
     row('store-to-readable, flooded', flooded.readable);
+    const slowest = [...flooded.timeline].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(
+      `flooded, slowest light events (send to readable): ${slowest.map((e) => `${e.ms.toFixed(0)} ms at ${e.at.toFixed(1)} s`).join(', ')}`,
+    );
     const readable = pct(flooded.readable, 99);
     const ingest = pct(flooded.ingest, 99);
     const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
@@ -124,6 +130,7 @@ class LightStream {
   );
   private readonly sent = new Array<number>(LIGHT.graphs).fill(0);
   private readonly stored = new Array<number>(LIGHT.graphs).fill(0);
+  private phaseStart = 0;
   private readonly previous: Promise<unknown>[] = new Array(LIGHT.graphs).fill(Promise.resolve());
 
   constructor(
@@ -132,7 +139,8 @@ class LightStream {
   ) {}
 
   async run(seconds: number): Promise<Latencies> {
-    const out: Latencies = { ingest: [], readable: [], failed: 0 };
+    const out: Latencies = { ingest: [], readable: [], failed: 0, timeline: [] };
+    this.phaseStart = now();
     const waits: Promise<void>[] = [];
     const start = now();
     for (let i = 0; now() - start < seconds * 1_000; i++) {
@@ -167,6 +175,7 @@ class LightStream {
       await sleep(POLL_MS);
     }
     out.readable.push(now() - ackedAt);
+    out.timeline.push({ at: (sentAt - this.phaseStart) / 1000, ms: now() - sentAt });
   }
 
   close(): void {
