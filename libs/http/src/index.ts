@@ -9,6 +9,7 @@ export * from './auth.service';
 export * from './auth-failure-limiter';
 export * from './guarded-auth';
 export * from './brute-force-guard.providers';
+export * from './account-concurrency';
 export * from './insurance-limiter';
 export * from './rate-limit-degradation';
 export * from './token-bucket-script';

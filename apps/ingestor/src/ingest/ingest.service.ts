@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isGraphKey } from '@graph-history/domain';
-import { ApiError, Principal } from '@graph-history/http';
+import { AccountConcurrency, ApiError, Principal, rateLimited } from '@graph-history/http';
 import { ApplyRequests } from '../jobs/apply-requests';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { IngestRateLimit } from '../rate-limit/ingest-rate-limit';
@@ -22,11 +22,14 @@ export class IngestService {
     private readonly applyRequests: ApplyRequests,
     private readonly metrics: IngestorMetrics,
     private readonly rateLimit: IngestRateLimit,
+    private readonly stores: AccountConcurrency,
   ) {}
 
   /**
    * Stores a batch durably (all or nothing), then asks for it to be applied. The account's ingest
    * limit is charged first (`sent.bytes`: the request body's size); a refused batch stores nothing.
+   * An account's batches are stored a few at a time per process (the rest wait their turn), so
+   * one account's many clients cannot hold every store connection.
    */
   async ingest(
     principal: Principal,
@@ -38,13 +41,17 @@ export class IngestService {
     if (!isGraphKey(graphKey)) throw invalidGraphKey();
     const events = readEventsBody(body);
     await this.rateLimit.admit(principal.accountId, sent.authorization, events.length, sent.bytes);
+    const release = await this.stores.acquire(principal.accountId);
+    if (!release)
+      throw rateLimited(1, {}, 'This account has too many batches being stored at once');
     const stored = await this.store
       .store({ accountId: principal.accountId, graphKey, events })
       .catch((err: unknown) => {
         if (err instanceof ApiError && err.code === 'parameter_invalid')
           this.metrics.batchesRejected.inc();
         throw err;
-      });
+      })
+      .finally(release);
     this.metrics.eventsStored.inc(stored.accepted);
     this.metrics.duplicates.inc(stored.duplicates);
     if (stored.accepted > 0) {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
+  AccountConcurrency,
   CONFIG,
   limiterRedis,
   RateLimitDegradation,
@@ -25,7 +26,16 @@ export class IngestLimiterConnection implements OnApplicationShutdown {
   }
 }
 
+/** Batches of one account stored at once by one ingestor process; the next ones wait in order. */
+const STORES_PER_ACCOUNT = 4;
+/** Batches of one account waiting for a store slot before more are refused (429, Retry-After 1). */
+const STORES_WAITING_PER_ACCOUNT = 64;
+
 export const ingestRateLimitProviders = (prefix: string): Provider[] => [
+  {
+    provide: AccountConcurrency,
+    useFactory: () => new AccountConcurrency(STORES_PER_ACCOUNT, STORES_WAITING_PER_ACCOUNT),
+  },
   {
     provide: RateLimitDegradation,
     useFactory: (m: IngestorMetrics) => new RateLimitDegradation(m),
