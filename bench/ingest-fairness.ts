@@ -8,9 +8,14 @@
  * light account's ingest latency (request to 202) and store-to-readable latency (202 to the
  * graph's applied_seq covering the event), p50/p99/max, idle versus flooded, and the targets:
  * flooded store-to-readable p99 <= 250 ms and ingest p99 <= 100 ms. About a minute; stops by
- * itself. Needs DATABASE_URL, REDIS_URL and `pnpm build`.
+ * itself. Needs DATABASE_URL, REDIS_URL and `pnpm build`. The ingestor takes its settings from
+ * the environment too: `INGEST_EVENTS_PER_SECOND=1000000000 INGEST_EVENTS_BURST=1000000000` shows
+ * the same flood without the per-account limit. Also printed: the ingestor's CPU in each phase
+ * and the machine's load, since a flood that starves the ingestor of CPU says more about the
+ * machine than about the scheduling.
  */
 import { ChildProcess } from 'node:child_process';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDb, Db, migrateToLatest } from '@graph-history/db';
@@ -22,6 +27,7 @@ import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-d
 import { freePort, startServer, stopServer } from './support/child-server';
 import { IngestClient, PreparedBatch } from './support/ingest-client';
 import { loadAverage } from './support/machine-load';
+import { processCpuUs } from './support/process-cpu';
 
 const LIGHT = { graphs: 4, everyMs: 100 };
 const HEAVY = { graphs: 300, clients: 6, batch: 100, eventsPerGraph: 1_000, retryMs: 50 };
@@ -76,10 +82,13 @@ async function main(): Promise<void> {
 
     const heavyBatches = floodBatches();
     await light.run(WARM_UP_SECONDS);
+    const cpu = ingestorCpu(ingestor);
     const idle = await light.run(PHASE_SECONDS);
+    const idleCpu = cpu();
     const stop = { at: 0 };
     const flooding = flood(heavy, heavyBatches, stop);
     const flooded = await light.run(PHASE_SECONDS);
+    const floodedCpu = cpu();
     stop.at = now();
     const count = await flooding;
     heavy.close();
@@ -87,6 +96,9 @@ async function main(): Promise<void> {
 
     console.log(
       `\nheavy account: ${count.accepted} batches accepted (${Math.round(count.events / PHASE_SECONDS)} events/s), ${count.refused} refused with 429, ${count.other} other answers`,
+    );
+    console.log(
+      `ingestor CPU: ${idleCpu}% of a core idle, ${floodedCpu}% flooded (of ${cpus().length} cores, shared with whatever else runs)`,
     );
     console.log(
       `\n${'light account'.padEnd(34)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)} ${'> 1 s'.padStart(6)} ${'events'.padStart(7)}`,
@@ -181,6 +193,17 @@ class LightStream {
   close(): void {
     this.client.close();
   }
+}
+
+/** A reader of the ingestor's CPU use: each call, the % of a core it used since the last call. */
+function ingestorCpu(child: ChildProcess): () => number {
+  let [cpuUs, at] = [processCpuUs(child.pid) ?? 0, now()];
+  return () => {
+    const [cpuNow, atNow] = [processCpuUs(child.pid) ?? 0, now()];
+    const percent = Math.round((100 * (cpuNow - cpuUs)) / 1000 / (atNow - at));
+    [cpuUs, at] = [cpuNow, atNow];
+    return percent;
+  };
 }
 
 /** The heavy account's batches, per graph, serialised before any clock starts. */
