@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { isGraphKey } from '@graph-history/domain';
-import { AccountConcurrency, ApiError, Principal, rateLimited } from '@graph-history/http';
+import { AccountConcurrency, ApiError, Principal } from '@graph-history/http';
 import { ApplyRequests } from '../jobs/apply-requests';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { IngestRateLimit } from '../rate-limit/ingest-rate-limit';
 import { EventStore } from './event-store';
-import { invalidGraphKey, restrictedKeyCannotWrite } from './ingest-errors';
+import { invalidGraphKey, restrictedKeyCannotWrite, tooManyStoresWaiting } from './ingest-errors';
 import { readEventsBody } from './read-events-body';
 
 /** The ingest endpoint's answer (202). */
@@ -42,8 +42,7 @@ export class IngestService {
     const events = readEventsBody(body);
     await this.rateLimit.admit(principal.accountId, sent.authorization, events.length, sent.bytes);
     const release = await this.stores.acquire(principal.accountId);
-    if (!release)
-      throw rateLimited(1, {}, 'This account has too many batches being stored at once');
+    if (!release) throw tooManyStoresWaiting();
     const stored = await this.store
       .store({ accountId: principal.accountId, graphKey, events })
       .catch((err: unknown) => {
