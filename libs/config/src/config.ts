@@ -67,10 +67,10 @@ const schema = z.object({
    * whole bucket for a full batch.
    */
   INGEST_EVENTS_PER_SECOND: positiveInt.default(1_000),
-  INGEST_EVENTS_BURST: positiveInt.default(5_000),
+  INGEST_EVENTS_BURST: positiveInt.default(10_000),
   /** Ingestor: request body bytes a second one account may send, and the bucket's size. */
-  INGEST_BYTES_PER_SECOND: positiveInt.default(4 * 1024 * 1024),
-  INGEST_BYTES_BURST: positiveInt.default(16 * 1024 * 1024),
+  INGEST_BYTES_PER_SECOND: positiveInt.default(8 * 1024 * 1024),
+  INGEST_BYTES_BURST: positiveInt.default(32 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
   /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */
