@@ -30,7 +30,13 @@ async function main(): Promise<void> {
     ingestPort: await freePort(),
     apis: 3,
     ingestors: 2,
-    env: { PATH: process.env.PATH, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+    env: {
+      PATH: process.env.PATH,
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      INGEST_EVENTS_PER_SECOND: '1000000',
+      INGEST_EVENTS_BURST: '1000000',
+    },
   });
   try {
     const paths = await seedReads(fleet);

@@ -98,7 +98,17 @@ async function main(): Promise<void> {
       ingestors.push(
         await startServer(
           [...nodeArgs(), INGESTOR_MAIN],
-          { DATABASE_URL: bench.url, INGEST_PORT: String(port), QUEUE_PREFIX, LOG_LEVEL: 'warn' },
+          {
+            DATABASE_URL: bench.url,
+            INGEST_PORT: String(port),
+            QUEUE_PREFIX,
+            LOG_LEVEL: 'warn',
+            // one account sends everything here: the per-account limit would measure itself
+            INGEST_EVENTS_PER_SECOND: '1000000000',
+            INGEST_EVENTS_BURST: '1000000000',
+            INGEST_BYTES_PER_SECOND: '1000000000000',
+            INGEST_BYTES_BURST: '1000000000000',
+          },
           `http://127.0.0.1:${port}/readyz`,
         ),
       );

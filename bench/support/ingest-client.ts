@@ -7,6 +7,13 @@ export interface PreparedBatch {
   body: string;
 }
 
+export interface IngestAnswer {
+  status: number;
+  /** Retry-After in seconds; 0 when absent. */
+  retryAfter: number;
+  text: string;
+}
+
 /**
  * Sends each graph's batches to one of the ingestors (chosen by the graph key's number), over
  * kept-alive `node:http` connections: the bench shares the machine with what it measures, and
@@ -24,7 +31,15 @@ export class IngestClient {
     return { graphKey, body: JSON.stringify({ events }) };
   }
 
-  send({ graphKey, body }: PreparedBatch): Promise<{ accepted: number; duplicates: number }> {
+  async send(batch: PreparedBatch): Promise<{ accepted: number; duplicates: number }> {
+    const res = await this.post(batch);
+    if (res.status !== 202)
+      throw new Error(`ingest of ${batch.graphKey} answered ${res.status}: ${res.text}`);
+    return JSON.parse(res.text) as { accepted: number; duplicates: number };
+  }
+
+  /** Sends a batch once, whatever the answer: its status, Retry-After (seconds) and body. */
+  post({ graphKey, body }: PreparedBatch): Promise<IngestAnswer> {
     const baseUrl = this.baseUrls[Number(/\d+$/.exec(graphKey)?.[0] ?? 0) % this.baseUrls.length];
     const headers = {
       'content-type': 'application/json',
@@ -39,12 +54,13 @@ export class IngestClient {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('error', reject);
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            if (res.statusCode !== 202)
-              reject(new Error(`ingest of ${graphKey} answered ${res.statusCode}: ${text}`));
-            else resolve(JSON.parse(text) as { accepted: number; duplicates: number });
-          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              retryAfter: Number(res.headers['retry-after'] ?? 0),
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
         },
       );
       req.on('error', reject);

@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { limiterRedis, type Principal } from '@graph-history/http';
+import {
+  AccountConcurrency,
+  limiterRedis,
+  RateLimitDegradation,
+  type Principal,
+} from '@graph-history/http';
 import { ApiMetrics } from '../../apps/api/src/ops/api-metrics';
-import { AccountConcurrency } from '../../apps/api/src/rate-limit/account-concurrency';
 import { FairShare } from '../../apps/api/src/rate-limit/fair-share';
 import { KeyRateLimiter } from '../../apps/api/src/rate-limit/key-rate-limiter';
-import { RateLimitDegradation } from '../../apps/api/src/rate-limit/rate-limit-degradation';
 import { testRedisKeyPrefix } from '../support/redis-keys';
 
 /** What admit and settle use of a request and its reply: the URL, the socket, the headers set. */

@@ -126,8 +126,7 @@ describe('read API: rate limits', () => {
 describe('KeyRateLimiter leases', () => {
   it('takes tokens from Redis in leases yet refuses exactly past the bucket', async () => {
     const { ApiMetrics } = await import('../../apps/api/src/ops/api-metrics');
-    const { RateLimitDegradation } =
-      await import('../../apps/api/src/rate-limit/rate-limit-degradation');
+    const { RateLimitDegradation } = await import('@graph-history/http');
     const { limiterRedis } = await import('@graph-history/http');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());
@@ -173,8 +172,7 @@ describe('KeyRateLimiter leases', () => {
 
   it('serves concurrent requests of a key from shared leases, taking only the tokens spent', async () => {
     const { ApiMetrics } = await import('../../apps/api/src/ops/api-metrics');
-    const { RateLimitDegradation } =
-      await import('../../apps/api/src/rate-limit/rate-limit-degradation');
+    const { RateLimitDegradation } = await import('@graph-history/http');
     const { limiterRedis } = await import('@graph-history/http');
     const { KeyRateLimiter } = await import('../../apps/api/src/rate-limit/key-rate-limiter');
     const degradation = new RateLimitDegradation(new ApiMetrics());

@@ -25,8 +25,8 @@ describe('JobQueues.heldApplies', () => {
   });
 
   it('names the graphs whose apply job is active, not those waiting or without one', async () => {
-    await queues.enqueueApply(1);
-    await queues.enqueueApply(2);
+    await queues.enqueueApply(1, 1);
+    await queues.enqueueApply(2, 1);
     expect(await queues.heldApplies([1, 2, 3])).toEqual([]);
 
     // a worker that takes one job and holds it

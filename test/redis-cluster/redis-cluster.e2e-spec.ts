@@ -8,7 +8,7 @@ import {
 } from '@graph-history/http';
 import { ApiMetrics } from '@graph-history/api/ops/api-metrics';
 import { KeyRateLimiter } from '@graph-history/api/rate-limit/key-rate-limiter';
-import { RateLimitDegradation } from '@graph-history/api/rate-limit/rate-limit-degradation';
+import { RateLimitDegradation } from '@graph-history/http';
 import { endpointFixture } from '../ingestor/support/endpoint-fixture';
 import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
 import { validRun } from '../ingestor/support/watch-events';

@@ -13,6 +13,8 @@ import { acceptOnlyJsonBodies } from './ingest/json-bodies';
 import { refuseOtherMethodsOnEvents } from './ingest/events-route';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
 import { IngestorModule } from './ingestor.module';
+import { holdRecentlyLimited } from './rate-limit/early-refusal';
+import { IngestRateLimit } from './rate-limit/ingest-rate-limit';
 import { IngestorOptions } from './tokens';
 
 export interface CreateIngestorAppOptions extends IngestorOptions {
@@ -46,6 +48,7 @@ export async function createIngestorApp({
     { bufferLogs: true, abortOnError: false, bodyParser: false },
   );
   app.useLogger(app.get(Logger));
+  holdRecentlyLimited(fastify, app.get(IngestRateLimit), docBase);
   app.useGlobalFilters(new ErrorEnvelopeFilter(docBase));
   await app.init();
   return app;

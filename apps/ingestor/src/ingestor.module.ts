@@ -24,6 +24,7 @@ import { JobWorkers } from './jobs/job-workers';
 import { createRedis } from './jobs/redis-connection';
 import { Sweeper } from './jobs/sweeper';
 import { HealthController } from './ops/health.controller';
+import { ingestRateLimitProviders } from './rate-limit/ingest-rate-limit.providers';
 import { IngestorMetrics } from './ops/ingestor-metrics';
 import { MetricsController } from './ops/metrics.controller';
 import { ReadinessService } from './ops/readiness.service';
@@ -51,6 +52,7 @@ export class IngestorModule {
         ...bruteForceGuardProviders(`${config.QUEUE_PREFIX}:rl:authfail`),
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: IngestorMetrics, useFactory: () => new IngestorMetrics() },
+        ...ingestRateLimitProviders(`${config.QUEUE_PREFIX}:`),
         {
           provide: PRODUCER_REDIS,
           useFactory: (c: Config) => createRedis(c, 'producer'),

@@ -68,6 +68,16 @@ const schema = z.object({
    * is larger); a key or account may read only what the tokens it holds pay for.
    */
   PAGE_MAX_BYTES: positiveInt.default(4 * 1024 * 1024),
+  /**
+   * Ingestor: events a second one account may send, shared by all its keys and every ingestor
+   * (a Redis token bucket), and the bucket's size. Bursts below 1,000 (a full batch) take the
+   * whole bucket for a full batch.
+   */
+  INGEST_EVENTS_PER_SECOND: positiveInt.default(1_000),
+  INGEST_EVENTS_BURST: positiveInt.default(10_000),
+  /** Ingestor: request body bytes a second one account may send, and the bucket's size. */
+  INGEST_BYTES_PER_SECOND: positiveInt.default(8 * 1024 * 1024),
+  INGEST_BYTES_BURST: positiveInt.default(32 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
   /** Which proxies may tell the client's address in X-Forwarded-For (see trust-proxy.ts). */

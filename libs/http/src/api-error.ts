@@ -82,12 +82,13 @@ export const apiKeyRestricted = (message: string): ApiError =>
 export const rateLimited = (
   retryAfterSeconds: number,
   extraHeaders: Record<string, string> = {},
+  reason = 'Too many requests',
 ): ApiError =>
   new ApiError(
     429,
     'rate_limit_error',
     'rate_limit',
-    `Too many requests; wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'} before retrying.`,
+    `${reason}; wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'} before retrying.`,
     null,
     {},
     { 'Retry-After': String(retryAfterSeconds), ...extraHeaders },

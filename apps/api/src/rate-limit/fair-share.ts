@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Principal, rateLimited } from '@graph-history/http';
+import { AccountConcurrency, Principal, rateLimited } from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
-import { AccountConcurrency } from './account-concurrency';
 import { KeyRateLimiter, RateDecision } from './key-rate-limiter';
 import { setPageBytes } from './page-budget';
 import { bytesPaidFor, isExpensive, readsMuch, requestCost, tokensToReserve } from './request-cost';

@@ -1,12 +1,12 @@
 import type { RedisClient } from '@graph-history/http';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { InsuranceLimiter } from '@graph-history/http';
-import { RateLimitDegradation } from './rate-limit-degradation';
 import {
+  InsuranceLimiter,
+  RateLimitDegradation,
   tokenBucketChargeScript,
   tokenBucketReserveScript,
   tokenBucketScript,
-} from './token-bucket-script';
+} from '@graph-history/http';
 
 export interface RateDecision {
   allowed: boolean;

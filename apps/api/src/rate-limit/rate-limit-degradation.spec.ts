@@ -1,5 +1,5 @@
 import { ApiMetrics } from '../ops/api-metrics';
-import { RateLimitDegradation, RECOVERED_AFTER_MS } from './rate-limit-degradation';
+import { RateLimitDegradation, RECOVERED_AFTER_MS } from '@graph-history/http';
 
 describe('RateLimitDegradation', () => {
   const gauge = async (m: ApiMetrics) => (await m.rateLimitDegraded.get()).values[0]?.value;

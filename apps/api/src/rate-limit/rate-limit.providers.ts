@@ -1,11 +1,16 @@
 import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { Config } from '@graph-history/config';
-import { bruteForceGuardProviders, CONFIG, limiterRedis, RedisClient } from '@graph-history/http';
+import {
+  AccountConcurrency,
+  bruteForceGuardProviders,
+  CONFIG,
+  limiterRedis,
+  RedisClient,
+} from '@graph-history/http';
 import { ApiMetrics } from '../ops/api-metrics';
-import { AccountConcurrency } from './account-concurrency';
 import { FairShare } from './fair-share';
 import { KeyRateLimiter } from './key-rate-limiter';
-import { RateLimitDegradation } from './rate-limit-degradation';
+import { RateLimitDegradation } from '@graph-history/http';
 
 /** Prefix of the rate limiters' Redis keys (tests give each app its own). */
 export const RATE_LIMIT_PREFIX = Symbol('RATE_LIMIT_PREFIX');

@@ -7,12 +7,14 @@ import { ApplyJobHandler } from './apply-job.handler';
  * Applies graphs in this process, without Redis: the path apply requests take while the queues
  * are unreachable. Like the queue, one run per graph at a time (a request during a run is kept and
  * runs right after it) and at most APPLY_CONCURRENCY graphs at once; the graph's advisory lock
- * keeps it from ever applying a graph together with a BullMQ worker or another process.
+ * keeps it from ever applying a graph together with a BullMQ worker or another process. A free
+ * slot goes to the waiting graph of best priority (see AccountBacklog), as in the queue.
  */
 @Injectable()
 export class LocalApplier {
   private readonly logger = new Logger(LocalApplier.name);
-  private readonly requested = new Set<number>();
+  /** Graphs waiting for a slot, with their priority (1 first). */
+  private readonly requested = new Map<number, number>();
   private readonly running = new Map<number, Promise<void>>();
 
   constructor(
@@ -20,8 +22,8 @@ export class LocalApplier {
     @Inject(CONFIG) private readonly config: Pick<Config, 'APPLY_CONCURRENCY'>,
   ) {}
 
-  request(graphId: number): void {
-    this.requested.add(graphId);
+  request(graphId: number, priority: number): void {
+    this.requested.set(graphId, priority);
     this.pump();
   }
 
@@ -31,9 +33,9 @@ export class LocalApplier {
   }
 
   private pump(): void {
-    for (const graphId of this.requested) {
-      if (this.running.size >= this.config.APPLY_CONCURRENCY) return;
-      if (this.running.has(graphId)) continue;
+    while (this.running.size < this.config.APPLY_CONCURRENCY) {
+      const graphId = this.next();
+      if (graphId === undefined) return;
       this.requested.delete(graphId);
       const run = this.handler
         .handle(graphId)
@@ -47,5 +49,18 @@ export class LocalApplier {
         });
       this.running.set(graphId, run);
     }
+  }
+
+  /** The waiting graph not running now of best priority, first asked among equals. */
+  private next(): number | undefined {
+    let best: number | undefined;
+    let bestPriority = Infinity;
+    for (const [graphId, priority] of this.requested) {
+      if (priority < bestPriority && !this.running.has(graphId)) {
+        best = graphId;
+        bestPriority = priority;
+      }
+    }
+    return best;
   }
 }

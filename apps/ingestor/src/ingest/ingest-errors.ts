@@ -1,4 +1,4 @@
-import { ApiError, apiKeyRestricted, parameterInvalid } from '@graph-history/http';
+import { ApiError, apiKeyRestricted, parameterInvalid, rateLimited } from '@graph-history/http';
 import { MAX_EVENTS_PER_BATCH } from './ingest-limits';
 
 export const restrictedKeyCannotWrite = (): ApiError =>
@@ -43,3 +43,7 @@ export function eventRejected(
     rejection.param === 'event' ? `events[${index}]` : `events[${index}].${rejection.param}`;
   return parameterInvalid(param, rejection.message);
 }
+
+/** Too many of the account's batches already wait for a store slot in this process. */
+export const tooManyStoresWaiting = (): ApiError =>
+  rateLimited(1, {}, 'This account has too many batches being stored at once');

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { isGraphKey } from '@graph-history/domain';
-import { ApiError, Principal } from '@graph-history/http';
+import { AccountConcurrency, ApiError, Principal } from '@graph-history/http';
 import { ApplyRequests } from '../jobs/apply-requests';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { IngestRateLimit } from '../rate-limit/ingest-rate-limit';
 import { EventStore } from './event-store';
-import { invalidGraphKey, restrictedKeyCannotWrite } from './ingest-errors';
+import { invalidGraphKey, restrictedKeyCannotWrite, tooManyStoresWaiting } from './ingest-errors';
 import { readEventsBody } from './read-events-body';
 
 /** The ingest endpoint's answer (202). */
@@ -20,13 +21,28 @@ export class IngestService {
     private readonly store: EventStore,
     private readonly applyRequests: ApplyRequests,
     private readonly metrics: IngestorMetrics,
+    private readonly rateLimit: IngestRateLimit,
+    private readonly stores: AccountConcurrency,
   ) {}
 
-  /** Stores a batch durably (all or nothing), then asks for it to be applied. */
-  async ingest(principal: Principal, graphKey: string, body: unknown): Promise<IngestResult> {
+  /**
+   * Stores a batch durably (all or nothing), then asks for it to be applied. The account's ingest
+   * limit is charged first (`sent.bytes`: the request body's size); a refused batch stores nothing.
+   * An account's batches are stored a few at a time per process (the rest wait their turn), so
+   * one account's many clients cannot hold every store connection.
+   */
+  async ingest(
+    principal: Principal,
+    graphKey: string,
+    body: unknown,
+    sent: { bytes: number; authorization: string | undefined },
+  ): Promise<IngestResult> {
     if (principal.kind !== 'secret') throw restrictedKeyCannotWrite();
     if (!isGraphKey(graphKey)) throw invalidGraphKey();
     const events = readEventsBody(body);
+    await this.rateLimit.admit(principal.accountId, sent.authorization, events.length, sent.bytes);
+    const release = await this.stores.acquire(principal.accountId);
+    if (!release) throw tooManyStoresWaiting();
     const stored = await this.store
       .store({ accountId: principal.accountId, graphKey, events })
       .catch((err: unknown) => {
@@ -35,12 +51,13 @@ export class IngestService {
         if (err instanceof ApiError && err.code === 'quota_exceeded')
           this.metrics.quotaRefusals.inc({ quota: String(err.extra.quota) });
         throw err;
-      });
+      })
+      .finally(release);
     this.metrics.eventsStored.inc(stored.accepted);
     this.metrics.duplicates.inc(stored.duplicates);
     if (stored.accepted > 0) {
       // The batch is committed: answer now. A lost request is re-derived by the sweeper.
-      void this.applyRequests.request(stored.graphId);
+      void this.applyRequests.request(stored.graphId, principal.accountId);
     }
     return { accepted: stored.accepted, duplicates: stored.duplicates, last_key: stored.lastKey };
   }

@@ -3,6 +3,7 @@ import { ApplyProgress } from './apply-progress';
 
 const graph = (graphId: number, appliedSeq: number, unapplied: number): PendingGraph => ({
   graphId,
+  accountId: 1,
   appliedSeq,
   unapplied,
   trimDue: false,

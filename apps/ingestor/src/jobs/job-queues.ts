@@ -33,11 +33,18 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = {
 /** Trim waits a little so that reads that began before a retention cut finish before rows go. */
 export const TRIM_DELAY_MS = 5_000;
 
+/** A graph to apply and its job's priority (1 runs first; see AccountBacklog). */
+export interface ApplyRequest {
+  graphId: number;
+  priority: number;
+}
+
 /**
  * The producer side of the ingestor's two queues. One apply job per graph at a time: while one
- * is active, a new request is kept and runs right after it (BullMQ `keepLastIfActive`), so events
- * stored during a run are never left waiting; waiting duplicates are dropped. Apply requests of
- * one event-loop turn go to Redis in one round trip.
+ * is active, a new request is kept and runs right after it (BullMQ `keepLastIfActive`, which keeps
+ * the request's priority too), so events stored during a run are never left waiting; waiting
+ * duplicates are dropped. Apply jobs are taken by priority, FIFO within one. Apply requests of one
+ * event-loop turn go to Redis in one round trip.
  */
 export class JobQueues {
   /** Scopes this process's rescue jobs (see rescueApply). */
@@ -45,10 +52,12 @@ export class JobQueues {
   /** One queue per shard (see applyQueueName). */
   private readonly apply: Queue<GraphJob>[];
   private readonly trim: Queue<GraphJob>;
-  private readonly applyRequests = new TickBatcher<number>((graphIds) =>
-    this.addApplyJobs(graphIds, (graphId) => ({
-      deduplication: { id: `apply-${graphId}`, keepLastIfActive: true },
-    })),
+  private readonly applyRequests = new TickBatcher<ApplyRequest>(
+    (requests) =>
+      this.addApplyJobs(requests, (graphId) => ({
+        deduplication: { id: `apply-${graphId}`, keepLastIfActive: true },
+      })),
+    (r) => r.graphId,
   );
 
   /** `shards`: APPLY_PROCESSES, the same in every process of a deployment. */
@@ -62,8 +71,8 @@ export class JobQueues {
     for (const q of this.queues()) q.on('error', () => undefined);
   }
 
-  enqueueApply(graphId: number): Promise<void> {
-    return this.applyRequests.add(graphId);
+  enqueueApply(graphId: number, priority: number): Promise<void> {
+    return this.applyRequests.add({ graphId, priority });
   }
 
   /**
@@ -72,8 +81,8 @@ export class JobQueues {
    * neither that job nor a dead process's rescue holds them back. Racing a live applier is safe:
    * only one commit of a run of events succeeds (compare-and-set on applied_seq).
    */
-  async rescueApply(graphIds: number[]): Promise<void> {
-    await this.addApplyJobs(graphIds, (graphId) => ({
+  async rescueApply(requests: ApplyRequest[]): Promise<void> {
+    await this.addApplyJobs(requests, (graphId) => ({
       deduplication: { id: `rescue-${this.rescueScope}-${graphId}` },
     }));
   }
@@ -114,19 +123,26 @@ export class JobQueues {
     return [...this.apply, this.trim];
   }
 
-  /** Apply jobs of `graphIds`, each in its graph's shard queue, one round trip per queue. */
-  private async addApplyJobs(graphIds: number[], opts: (graphId: number) => JobsOptions) {
-    const byShard = new Map<number, number[]>();
-    for (const graphId of graphIds) {
-      const shard = graphId % this.apply.length;
-      const ids = byShard.get(shard);
-      if (ids) ids.push(graphId);
-      else byShard.set(shard, [graphId]);
+  /** Apply jobs of `requests`, each in its graph's shard queue, one round trip per queue. */
+  private async addApplyJobs(
+    requests: ApplyRequest[],
+    opts: (graphId: number) => JobsOptions,
+  ): Promise<void> {
+    const byShard = new Map<number, ApplyRequest[]>();
+    for (const r of requests) {
+      const shard = r.graphId % this.apply.length;
+      const rs = byShard.get(shard);
+      if (rs) rs.push(r);
+      else byShard.set(shard, [r]);
     }
     await Promise.all(
-      [...byShard].map(([shard, ids]) =>
+      [...byShard].map(([shard, rs]) =>
         this.apply[shard]!.addBulk(
-          ids.map((graphId) => ({ name: APPLY_QUEUE, data: { graphId }, opts: opts(graphId) })),
+          rs.map(({ graphId, priority }) => ({
+            name: APPLY_QUEUE,
+            data: { graphId },
+            opts: { ...opts(graphId), priority },
+          })),
         ),
       ),
     );

@@ -1,13 +1,29 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Config } from '@graph-history/config';
-import { isConnectionError, PendingWorkRepository } from '@graph-history/db';
+import { isConnectionError, PendingGraph, PendingWorkRepository } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { ApplyProgress } from './apply-progress';
 import { ApplyRequests } from './apply-requests';
-import { JobQueues } from './job-queues';
+import { LOWEST_PRIORITY } from './account-backlog';
+import { ApplyRequest, JobQueues } from './job-queues';
 
 const SWEEP_INTERVAL_MS = 1_000;
+
+/** Rescue jobs of the `stuck` graphs, each at the priority of its account's pending graphs. */
+function rescuesOf(graphs: readonly PendingGraph[], stuck: readonly number[]): ApplyRequest[] {
+  if (stuck.length === 0) return [];
+  const pendingOf = new Map<number, number>();
+  const accountOf = new Map<number, number>();
+  for (const g of graphs) {
+    accountOf.set(g.graphId, g.accountId);
+    if (g.unapplied > 0) pendingOf.set(g.accountId, (pendingOf.get(g.accountId) ?? 0) + 1);
+  }
+  return stuck.map((graphId) => ({
+    graphId,
+    priority: Math.min(LOWEST_PRIORITY, pendingOf.get(accountOf.get(graphId)!) ?? 1),
+  }));
+}
 
 /**
  * Postgres is the source of truth and jobs are re-derived from it: on boot and every second,
@@ -16,7 +32,8 @@ const SWEEP_INTERVAL_MS = 1_000;
  * Redis restart or flush, or a job that exhausted its attempts, is picked up again. A graph whose
  * apply made no progress since the previous sweep (any pending graph, on boot) while its regular
  * job is active, perhaps held by a dead process, also gets a rescue job, which that job cannot
- * hold back. While Redis is unreachable, the applies are run in this process instead
+ * hold back, at the priority of its account's pending graphs (see AccountBacklog). While Redis is
+ * unreachable, the applies are run in this process instead
  * (ApplyRequests). A graph quarantined at an event the reducer refused is left alone (see
  * GraphApplier).
  */
@@ -57,13 +74,14 @@ export class Sweeper {
     const stuck =
       stalled.length === 0 ? stalled : await this.queues.heldApplies(stalled).catch(() => stalled);
     this.metrics.applyRescues.inc(stuck.length);
+    const rescues = rescuesOf(graphs, stuck);
     // Trims and rescues wait for Redis (ApplyRequests reports an outage); applies do not.
     await Promise.allSettled([
       ...graphs.flatMap((g) => [
-        ...(g.unapplied > 0 ? [this.applyRequests.request(g.graphId)] : []),
+        ...(g.unapplied > 0 ? [this.applyRequests.request(g.graphId, g.accountId)] : []),
         ...(g.trimDue ? [this.queues.enqueueTrim(g.graphId)] : []),
       ]),
-      ...(stuck.length > 0 ? [this.queues.rescueApply(stuck)] : []),
+      ...(rescues.length > 0 ? [this.queues.rescueApply(rescues)] : []),
     ]);
   }
 

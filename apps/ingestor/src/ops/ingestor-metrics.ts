@@ -79,6 +79,25 @@ export class IngestorMetrics {
     registers: [this.registry],
   });
 
+  readonly rateLimited = new Counter({
+    name: 'graph_history_ingest_rate_limited_total',
+    help: 'Ingest batches refused with 429 by the per-account limit, by the bucket that refused (events, bytes).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly rateLimitDegraded = new Gauge({
+    name: 'graph_history_ingest_rate_limit_degraded',
+    help: '1 while Redis is unreachable and ingest limits are enforced per process (insurance limiter).',
+    registers: [this.registry],
+  });
+
+  readonly insuranceDecisions = new Counter({
+    name: 'graph_history_ingest_rate_limit_insurance_decisions_total',
+    help: 'Ingest limit decisions taken by the in-process insurance limiter because Redis failed.',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -3,6 +3,7 @@ import { Repository } from './repository';
 
 export interface PendingGraph {
   graphId: number;
+  accountId: number;
   /** Last applied seq. */
   appliedSeq: number;
   /** Stored events not yet applied. */
@@ -21,6 +22,7 @@ export class PendingWorkRepository extends Repository {
       .selectFrom('graphs')
       .select([
         'graph_id',
+        'account_id',
         'ingested_seq',
         'applied_seq',
         'first_seq',
@@ -32,6 +34,7 @@ export class PendingWorkRepository extends Repository {
       .execute();
     return rows.map((r) => ({
       graphId: r.graph_id,
+      accountId: r.account_id,
       appliedSeq: r.applied_seq,
       unapplied: r.ingested_seq - r.applied_seq,
       trimDue: r.first_seq !== null && r.trimmed_seq < r.first_seq,

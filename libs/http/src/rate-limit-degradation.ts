@@ -1,5 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { ApiMetrics } from '../ops/api-metrics';
+
+/** The metrics a degradation is reported in (each app names its own). */
+export interface DegradationMetrics {
+  rateLimitDegraded: { set(value: number): void };
+  insuranceDecisions: { inc(): void };
+}
 
 /** Decisions taken in Redis with no insurance decision for this long end a degradation. */
 export const RECOVERED_AFTER_MS = 1_000;
@@ -13,7 +18,7 @@ export class RateLimitDegradation {
   private degraded = false;
   private lastInsuranceAt = 0;
 
-  constructor(private readonly metrics: ApiMetrics) {}
+  constructor(private readonly metrics: DegradationMetrics) {}
 
   usedInsurance(now = Date.now()): void {
     this.lastInsuranceAt = now;
