@@ -1,8 +1,9 @@
 /**
  * Large-pages benchmark (`pnpm bench:pages`): what one account's largest pages cost the API's
  * memory and another account's reads. Seeds a fresh database `gh_bench_pages` (BENCH_PAGES_DB)
- * with a `heavy` account's graph of the largest events the store holds (tasks.updated of 1,000
- * tasks x 3,900 characters, ~4 MB each; through the ingestor's write path, which accepts them)
+ * with a `heavy` account's graph of 200 of the largest events ingest takes (tasks.updated of 270
+ * tasks x 300 characters, ~92 KB each: a payload holds at most 100,000 characters), so that every
+ * page of the largest `limit` is cut at PAGE_MAX_BYTES,
  * and a `light` account's small graphs. Then, against the built API on 127.0.0.1, twice (default
  * settings; rate limits and ACCOUNT_CONCURRENCY lifted, so only the page bound holds): eight
  * connections of the heavy account (2 keys x 4) ask for the largest pages there are, again as soon
@@ -22,9 +23,9 @@ import { stopServer } from './support/child-server';
 import { loadAverage } from './support/machine-load';
 import { HammerCounts, Latencies, lightLoad, startApi, withHammer } from './support/read-load';
 
-const BIG_EVENTS = 16;
-const TASKS = 1_000;
-const TASK_CHARS = 3_900;
+const BIG_EVENTS = 200;
+const TASKS = 270;
+const TASK_CHARS = 300;
 const LIGHT_RATE = 40;
 const PHASE_SECONDS = 20;
 const IDLE_SECONDS = 5;

@@ -12,7 +12,7 @@ interface Page {
 /** Pages bounded in bytes: what one request can hold in memory, whatever the stored rows. */
 describe('read API: pages of large stored rows', () => {
   describe('bounded by PAGE_MAX_BYTES', () => {
-    const MAX = 1_000_000;
+    const MAX = 80_000;
     let h: ApiHarness;
     let key: string;
     let eventCount: number;
@@ -24,21 +24,22 @@ describe('read API: pages of large stored rows', () => {
         RATE_LIMIT_BURST: '1000000000',
         ACCOUNT_CONCURRENCY: '1000',
       });
-      // ~300 KB events, then one of ~1.2 MB: larger than the bound on its own
-      const s = largeTaskEvents(12, 100, 3_000);
+      // ~34 KB events, then one of ~92 KB: larger than the bound on its own (the largest payload
+      // ingest takes is 100,000 characters)
+      const s = largeTaskEvents(12, 100, 300);
       s.tasks(
         's',
-        Array.from({ length: 400 }, (_, t) => ({
+        Array.from({ length: 270 }, (_, t) => ({
           id: String(t),
-          content: 'y'.repeat(3_000),
+          content: 'y'.repeat(300),
           status: 'pending',
         })),
       );
-      // small events of a node whose task list is ~1.2 MB
+      // small events of a node whose task list is ~92 KB
       s.status('s', 'idle').status('s', 'working').status('s', 'idle');
       eventCount = s.events.length;
       await h.seed('big', s.events, 'big');
-      // 80 agents of ~20 KB each: 1.6 MB of nodes
+      // 80 agents of ~20 KB each: 1.6 MB of nodes, 20 times the bound
       const wide = new EventScript().session('w');
       for (let i = 0; i < 80; i++)
         wide.agent(`w/a${i}`, 'w', { purpose: `${i}:`.padEnd(20_000, 'p') });
@@ -87,7 +88,7 @@ describe('read API: pages of large stored rows', () => {
         expect(pages.length).toBeGreaterThan(3);
         for (const p of pages) {
           expect(p.ids.length).toBeGreaterThanOrEqual(1);
-          // within the bound, or one item alone (the ~1.2 MB event)
+          // within the bound, or one item alone (the ~92 KB event)
           if (p.ids.length > 1) expect(p.bytes).toBeLessThanOrEqual(MAX * 1.05);
         }
         expect(pages.some((p) => p.ids.length === 1 && p.bytes > MAX)).toBe(true);

@@ -15,13 +15,16 @@ export type IngestLimitSettings = Pick<
 >;
 
 /**
- * An account's ingest limits: the configured ones, the same for every account today. The one
- * place a per-account override would be looked up.
+ * An account's ingest limits: the configured ones, with the account's own events a second when it
+ * has one (`accounts set-quota --events-per-second`; its bucket then holds at least a second's).
  */
 export const ingestLimitsFor = (
   config: IngestLimitSettings,
-  _accountId: number,
+  eventsPerSecond: number | null,
 ): AccountIngestLimits => ({
-  events: { perSecond: config.INGEST_EVENTS_PER_SECOND, burst: config.INGEST_EVENTS_BURST },
+  events: {
+    perSecond: eventsPerSecond ?? config.INGEST_EVENTS_PER_SECOND,
+    burst: Math.max(config.INGEST_EVENTS_BURST, eventsPerSecond ?? 0),
+  },
   bytes: { perSecond: config.INGEST_BYTES_PER_SECOND, burst: config.INGEST_BYTES_BURST },
 });

@@ -9,6 +9,7 @@ import {
   TokenBuckets,
 } from '@graph-history/http';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { AccountLimits } from '../quota/account-limits';
 import { IngestRateLimit } from './ingest-rate-limit';
 import { RecentRefusals } from './recent-refusals';
 
@@ -49,13 +50,15 @@ export const ingestRateLimitProviders = (prefix: string): Provider[] => [
       c: IngestLimiterConnection,
       d: RateLimitDegradation,
       m: IngestorMetrics,
+      a: AccountLimits,
     ) =>
       new IngestRateLimit(
         new TokenBuckets(c.redis, `${prefix}rl:ingest:`, d),
         config,
         m,
         new RecentRefusals(),
+        a,
       ),
-    inject: [CONFIG, IngestLimiterConnection, RateLimitDegradation, IngestorMetrics],
+    inject: [CONFIG, IngestLimiterConnection, RateLimitDegradation, IngestorMetrics, AccountLimits],
   },
 ];

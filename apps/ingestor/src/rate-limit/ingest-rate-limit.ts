@@ -1,5 +1,6 @@
 import { ApiError, rateLimited, TokenBuckets } from '@graph-history/http';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { AccountLimits } from '../quota/account-limits';
 import { IngestLimitSettings, ingestLimitsFor } from './ingest-limits-for';
 import { RecentRefusals } from './recent-refusals';
 
@@ -17,6 +18,7 @@ export class IngestRateLimit {
     private readonly settings: IngestLimitSettings,
     private readonly metrics: IngestorMetrics,
     private readonly recent: RecentRefusals,
+    private readonly accounts: AccountLimits,
   ) {}
 
   /** `authorization`: the request's header, remembered with a refusal (see RecentRefusals). */
@@ -26,7 +28,8 @@ export class IngestRateLimit {
     events: number,
     bytes: number,
   ): Promise<void> {
-    const limits = ingestLimitsFor(this.settings, accountId);
+    const own = await this.accounts.accountIngestLimits(accountId);
+    const limits = ingestLimitsFor(this.settings, own.eventsPerSecond);
     const decision = await this.buckets.take(`acct_${accountId}`, [
       { name: 'events', cost: events, limits: limits.events },
       { name: 'bytes', cost: bytes, limits: limits.bytes },
