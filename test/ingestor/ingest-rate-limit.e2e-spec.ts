@@ -1,3 +1,4 @@
+import { AccountQuotaRepository, AccountRepository } from '@graph-history/db';
 import { limiterRedis, TokenBuckets } from '@graph-history/http';
 import { createKey } from './support/api-keys';
 import { endpointFixture, EndpointFixture } from './support/endpoint-fixture';
@@ -70,6 +71,38 @@ describe('per-account ingest limit', () => {
       await new Promise((r) => setTimeout(r, 4_000)); // 20 tokens at 5 a second
       expect((await f.send('whole', validRun('wh', 30))).accepted).toBe(30);
       expect((await f.post('whole', { events: validRun('wh2', 1) })).statusCode).toBe(429);
+    });
+  });
+
+  describe("an account's own events a second (accounts set-quota)", () => {
+    let f: EndpointFixture;
+
+    beforeAll(async () => {
+      f = await endpointFixture(false, {
+        INGEST_EVENTS_PER_SECOND: '1000',
+        INGEST_EVENTS_BURST: '1000',
+      });
+    });
+    afterAll(() => f.close());
+
+    it('limits that account at its own rate, and the others at the setting', async () => {
+      const slow = await createKey(f.t.db, 'slow');
+      const { accountId } = await new AccountRepository(f.t.db).findOrCreate('slow', Date.now());
+      await new AccountQuotaRepository(f.t.db).setOverrides(
+        accountId,
+        { eventsPerSecond: 10 },
+        Date.now(),
+      );
+      // its bucket holds one second of its own rate (as the setting's does): 10 events, and a
+      // larger batch takes the whole bucket once it is full
+      const run = validRun('sl', 50);
+      expect((await f.post('slow', { events: run.slice(0, 40) }, slow.auth)).statusCode).toBe(202);
+      const sibling = await createKey(f.t.db, 'slow');
+      const refused = await f.post('slow', { events: run.slice(40, 50) }, sibling.auth);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.message).toMatch(/ingest limit of 10 events a second/);
+      // an account without its own rate keeps the setting's
+      expect((await f.send('fast', validRun('fa', 40))).accepted).toBe(40);
     });
   });
 

@@ -16,7 +16,8 @@ export type IngestLimitSettings = Pick<
 
 /**
  * An account's ingest limits: the configured ones, with the account's own events a second when it
- * has one (`accounts set-quota --events-per-second`; its bucket then holds at least a second's).
+ * has one (`accounts set-quota --events-per-second`), its bucket holding as many seconds of them
+ * as the setting's does.
  */
 export const ingestLimitsFor = (
   config: IngestLimitSettings,
@@ -24,7 +25,15 @@ export const ingestLimitsFor = (
 ): AccountIngestLimits => ({
   events: {
     perSecond: eventsPerSecond ?? config.INGEST_EVENTS_PER_SECOND,
-    burst: Math.max(config.INGEST_EVENTS_BURST, eventsPerSecond ?? 0),
+    burst:
+      eventsPerSecond === null
+        ? config.INGEST_EVENTS_BURST
+        : Math.max(
+            1,
+            Math.round(
+              (eventsPerSecond * config.INGEST_EVENTS_BURST) / config.INGEST_EVENTS_PER_SECOND,
+            ),
+          ),
   },
   bytes: { perSecond: config.INGEST_BYTES_PER_SECOND, burst: config.INGEST_BYTES_BURST },
 });
