@@ -215,7 +215,7 @@ export function openApiDocument(serverUrl: string) {
         ),
         as_of: query(
           'as_of',
-          { type: 'string', pattern: '^(evt_[0-9a-z]+|[0-9]+)$' },
+          { type: 'string', pattern: '^(evt_[A-Za-z0-9_-]+|[0-9]+)$' },
           'An event id (the state just after it) or a Unix time in ms (after the last event at or before it). Must be within retention.',
         ),
         expand: {

@@ -51,7 +51,7 @@ async function startingPoint(
   asOf: string | undefined,
 ): Promise<string | null> {
   if (asOf === undefined) return (await client.graphs.retrieve(graphId)).retention.last_event_id;
-  if (!/^(evt_[0-9a-z]+|[0-9]+)$/.test(asOf))
+  if (!/^(evt_[A-Za-z0-9_-]+|[0-9]+)$/.test(asOf))
     throw new CliError(
       `--as-of: expected an event id (evt_…) or a time in ms, got ${JSON.stringify(asOf)}.`,
     );
