@@ -32,6 +32,8 @@ export interface ApplyOutcome {
   delaysMs: number[];
   /** The graph stopped at an event the reducer refused, and this call recorded it (once). */
   stalled: ApplyStall | null;
+  /** The graph's newest applied sequence after this batch (0 when nothing was applied). */
+  appliedSeq: number;
 }
 
 /**
@@ -45,6 +47,7 @@ interface BatchResult {
   trimDue: boolean;
   /** More events were stored than this batch held when it was read. */
   more: boolean;
+  appliedSeq: number;
 }
 
 /** How long an applier waits for another one of the same graph to finish, and how often it looks. */
@@ -94,7 +97,7 @@ export class GraphApplier {
       );
       if (run) return run.value;
       if (Date.now() >= deadline)
-        return { applied: 0, trimDue: false, delaysMs: [], stalled: null };
+        return { applied: 0, trimDue: false, delaysMs: [], stalled: null, appliedSeq: 0 };
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
   }
@@ -105,7 +108,13 @@ export class GraphApplier {
     graphId: number,
     onBatch: (batch: ApplyOutcome) => void,
   ): Promise<ApplyOutcome> {
-    const total: ApplyOutcome = { applied: 0, trimDue: false, delaysMs: [], stalled: null };
+    const total: ApplyOutcome = {
+      applied: 0,
+      trimDue: false,
+      delaysMs: [],
+      stalled: null,
+      appliedSeq: 0,
+    };
     let limit = this.settings.APPLY_BATCH_SIZE;
     for (;;) {
       const batch = await this.applyBatch(conn, graphId, limit);
@@ -127,8 +136,10 @@ export class GraphApplier {
         trimDue: batch.trimDue,
         delaysMs: batch.events.map((e) => appliedAt - e.received),
         stalled: null,
+        appliedSeq: batch.appliedSeq,
       };
       onBatch(outcome);
+      total.appliedSeq = batch.appliedSeq;
       total.applied += outcome.applied;
       total.trimDue ||= outcome.trimDue;
       total.delaysMs.push(...outcome.delaysMs);
@@ -184,6 +195,7 @@ export class GraphApplier {
       events,
       trimDue: firstSeq > (head.firstSeq ?? 1),
       more: appliedSeq < head.ingestedSeq,
+      appliedSeq,
     };
   }
 
