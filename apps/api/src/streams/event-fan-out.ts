@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnModuleInit,
+} from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
   ApiError,
@@ -31,7 +37,7 @@ type StreamSettings = Pick<
  * feed reads Postgres for new events every STREAM_POLL_MS instead.
  */
 @Injectable()
-export class EventFanOut implements OnModuleInit, OnApplicationShutdown {
+export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(EventFanOut.name);
   private readonly feeds = new Map<string, GraphFeed>();
   private readonly feedsByGraph = new Map<number, Set<GraphFeed>>();
@@ -66,7 +72,8 @@ export class EventFanOut implements OnModuleInit, OnApplicationShutdown {
     this.redis.on('close', () => (this.listening = false));
     this.redis.connect().then(
       () => this.redis.subscribe(channel),
-      (err: unknown) => this.logger.warn({ err }, 'event streams poll Postgres until Redis answers'),
+      (err: unknown) =>
+        this.logger.warn({ err }, 'event streams poll Postgres until Redis answers'),
     );
     const every = (ms: number, fn: () => void) => {
       const t = setInterval(fn, ms);
@@ -84,7 +91,8 @@ export class EventFanOut implements OnModuleInit, OnApplicationShutdown {
     every(this.config.STREAM_KEY_CHECK_MS, () => void this.keys.endRevoked([...this.streams()]));
   }
 
-  onApplicationShutdown(): void {
+  /** Before the HTTP server closes, which waits for open connections. */
+  beforeApplicationShutdown(): void {
     for (const t of this.timers) clearInterval(t);
     for (const s of this.streams()) s.end();
     this.redis.disconnect();
