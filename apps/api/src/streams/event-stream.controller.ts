@@ -21,6 +21,6 @@ export class EventStreamController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const query = readEventStreamQuery(q, req.headers['last-event-id']);
-    return this.streams.open(principal, graphId, query, reply);
+    return this.streams.open(principal, graphId, query, req, reply);
   }
 }

@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeId } from '@graph-history/domain';
-import { Principal, resourceMissing } from '@graph-history/http';
+import { Principal, resourceMissing, setRequestIdHeader } from '@graph-history/http';
 import { GraphAccessService } from '../graphs/graph-access.service';
 import { quote } from '../query/query-values';
 import { EventFanOut } from './event-fan-out';
@@ -28,6 +28,7 @@ export class EventStreamService {
     principal: Principal,
     graphId: string,
     query: EventStreamQuery,
+    req: FastifyRequest,
     reply: FastifyReply,
   ): Promise<void> {
     const { graph } = await this.access.findAt(principal, graphId, { kind: 'now' });
@@ -35,6 +36,7 @@ export class EventStreamService {
       query.startingAfter === undefined
         ? graph.appliedSeq
         : this.position(graph.graphId, query.startingAfter);
+    setRequestIdHeader(req, reply);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
