@@ -103,7 +103,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
     const key = `${stream.graphId}|${JSON.stringify(stream.expand.paths)}|${stream.expand.descendantsMaxDepth}`;
     let feed = this.feeds.get(key);
     if (!feed) {
-      feed = new GraphFeed(this.reader, (s) => void this.catchUp(feed!, s));
+      feed = new GraphFeed(stream.graphId, this.reader, (s) => void this.catchUp(feed!, s));
       this.feeds.set(key, feed);
       const byGraph = this.feedsByGraph.get(stream.graphId) ?? new Set();
       byGraph.add(feed);

@@ -9,6 +9,12 @@ export interface StreamItem {
   json: string;
 }
 
+/** Events as SSE messages: `id` the event id, type `message`, `data` the Event object. */
+export const formatEvents = (graphId: number, items: StreamItem[]): string =>
+  items
+    .map((item) => `id: ${eventId(graphId, item.seq)}\nevent: message\ndata: ${item.json}\n\n`)
+    .join('');
+
 /** Bytes a client may leave unread before its stream is ended (it resumes with Last-Event-ID). */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
@@ -34,13 +40,14 @@ export class EventStream {
   ) {}
 
   send(items: StreamItem[]): void {
-    let out = '';
-    for (const item of items) {
-      if (item.seq <= this.seq) continue;
-      out += `id: ${eventId(this.graphId, item.seq)}\nevent: message\ndata: ${item.json}\n\n`;
-      this.seq = item.seq;
-    }
-    if (out) this.write(out);
+    const fresh = items.filter((item) => item.seq > this.seq);
+    if (fresh.length > 0) this.sendFormatted(formatEvents(this.graphId, fresh), fresh);
+  }
+
+  /** `text` is formatEvents of `items`, all after this stream's position (formatted once per feed). */
+  sendFormatted(text: string, items: StreamItem[]): void {
+    this.write(text);
+    this.seq = items[items.length - 1]!.seq;
   }
 
   /** The position was trimmed: what the 410 would say; the stream goes on from the oldest event. */

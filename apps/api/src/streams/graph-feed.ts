@@ -1,4 +1,4 @@
-import type { EventStream, StreamItem } from './event-stream';
+import { formatEvents, type EventStream, type StreamItem } from './event-stream';
 import type { StreamPageReader } from './stream-page-reader';
 
 /**
@@ -18,6 +18,7 @@ export class GraphFeed {
   private poll = false;
 
   constructor(
+    private readonly graphId: number,
     private readonly reader: StreamPageReader,
     private readonly rejoin: (stream: EventStream) => void,
   ) {}
@@ -93,9 +94,16 @@ export class GraphFeed {
     }
   }
 
+  /** The items, formatted once for the streams at the feed's position (nearly all of them). */
   private deliver(items: StreamItem[]): void {
-    if (items.length === 0) return;
-    for (const s of this.streams) if (s.live) s.send(items);
-    this.seq = items[items.length - 1]!.seq;
+    const fresh = items.filter((item) => item.seq > (this.seq ?? 0));
+    if (fresh.length === 0) return;
+    const text = formatEvents(this.graphId, fresh);
+    for (const s of this.streams) {
+      if (!s.live) continue;
+      if (s.seq === this.seq) s.sendFormatted(text, fresh);
+      else s.send(items);
+    }
+    this.seq = fresh[fresh.length - 1]!.seq;
   }
 }
