@@ -15,9 +15,12 @@ import {
   RedisClient,
 } from '@graph-history/http';
 import type { EventStream } from './event-stream';
-import { GraphFeed } from './graph-feed';
+import { GraphFeed, RETRY_MS } from './graph-feed';
 import { StreamKeyCheck } from './stream-key-check';
 import { StreamPageReader } from './stream-page-reader';
+
+/** Failed reads in a row (one a second) before a catching-up stream ends with an error. */
+const MAX_READ_FAILURES = 30;
 
 type StreamSettings = Pick<
   Config,
@@ -118,9 +121,11 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
   /**
    * Reads what the stream misses (from Postgres, through the events list's query) until it has
    * reached its feed, then makes it live. A trimmed position writes a gap and goes on from the
-   * oldest retained event; any other error ends the stream with an `error` message.
+   * oldest retained event; a failing database is retried every second for half a minute; any
+   * other error ends the stream with an `error` message.
    */
   async catchUp(feed: GraphFeed, stream: EventStream): Promise<void> {
+    let failures = 0;
     try {
       for (;;) {
         if (stream.closed) return;
@@ -133,8 +138,14 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
             stream.gap(err);
             continue;
           }
+          // the database (or a replica) failed: try again shortly, for a while
+          if (!(err instanceof ApiError) && ++failures < MAX_READ_FAILURES) {
+            await new Promise((r) => setTimeout(r, RETRY_MS));
+            continue;
+          }
           throw err;
         }
+        failures = 0;
         stream.send(page.items);
         if (!page.hasMore && feed.join(stream)) return;
       }

@@ -1,5 +1,9 @@
+import { ApiError } from '@graph-history/http';
 import { formatEvents, type EventStream, type StreamItem } from './event-stream';
 import type { StreamPageReader } from './stream-page-reader';
+
+/** How long a read that failed on the database waits before it is tried again. */
+export const RETRY_MS = 1_000;
 
 /**
  * The open streams of one graph that share one expansion. A notification is read once for all of
@@ -80,7 +84,12 @@ export class GraphFeed {
       let page;
       try {
         page = await this.reader.read(live[0]!, this.seq, poll ? null : this.target);
-      } catch {
+      } catch (err) {
+        if (!(err instanceof ApiError)) {
+          // the database (or a replica) failed: the same read again shortly
+          setTimeout(() => this.kick(), RETRY_MS).unref();
+          return;
+        }
         // e.g. the feed's position was trimmed meanwhile: each stream catches up alone
         for (const s of live) {
           s.live = false;
