@@ -139,8 +139,9 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
             continue;
           }
           // the database (or a replica) failed: try again shortly, for a while
+          if (stream.closed) return;
           if (!(err instanceof ApiError) && ++failures < MAX_READ_FAILURES) {
-            await new Promise((r) => setTimeout(r, RETRY_MS));
+            await new Promise((r) => setTimeout(r, RETRY_MS).unref());
             continue;
           }
           throw err;
