@@ -49,6 +49,7 @@ describe('read API: OpenAPI document', () => {
       '/api/v1/graphs',
       '/api/v1/graphs/{graph_id}',
       '/api/v1/graphs/{graph_id}/events',
+      '/api/v1/graphs/{graph_id}/events/stream',
       '/api/v1/graphs/{graph_id}/nodes',
       '/api/v1/graphs/{graph_id}/nodes/{node_id}',
     ]);
@@ -96,6 +97,17 @@ describe('read API: OpenAPI document', () => {
     check(
       '/api/v1/graphs/{graph_id}/events',
       await h.get('/api/v1/graphs/gph_g/events?expand[]=a.b.c.d.e'),
+    );
+  });
+
+  it('describes the event stream’s errors', async () => {
+    check(
+      '/api/v1/graphs/{graph_id}/events/stream',
+      await h.get('/api/v1/graphs/gph_nope/events/stream'),
+    );
+    check(
+      '/api/v1/graphs/{graph_id}/events/stream',
+      await h.get('/api/v1/graphs/gph_g/events/stream?limit=3'),
     );
   });
 });

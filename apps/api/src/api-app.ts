@@ -26,9 +26,17 @@ export async function createApiApp(options: ApiModuleOptions): Promise<NestFasti
   addResponseHook(fastify, () => ready.fairShare);
   const replicaUrls = options.config.DATABASE_REPLICA_URLS;
   const routing = replicaUrls ? new ReplicaRouting(options.db, replicaUrls) : null;
-  if (routing) new ReplicaReads(routing, options.config.REPLICA_MAX_WAIT_MS).install(fastify);
+  const replicaReads = routing
+    ? new ReplicaReads(routing, options.config.REPLICA_MAX_WAIT_MS)
+    : undefined;
+  replicaReads?.install(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(
-    ApiModule.forRoot({ ...options, db: routing?.db ?? options.db, keysDb: options.db }),
+    ApiModule.forRoot({
+      ...options,
+      db: routing?.db ?? options.db,
+      keysDb: options.db,
+      replicaReads,
+    }),
     adapter,
     { bufferLogs: true, abortOnError: false },
   );

@@ -43,6 +43,12 @@ import { SignInController } from './viewer/sign-in.controller';
 import { ViewerAssets } from './viewer/viewer-assets';
 import { ViewerAssetsController } from './viewer/viewer-assets.controller';
 import { ViewerController } from './viewer/viewer.controller';
+import { ReplicaReads } from './replicas/replica-reads';
+import { EventFanOut } from './streams/event-fan-out';
+import { EventStreamController } from './streams/event-stream.controller';
+import { EventStreamService } from './streams/event-stream.service';
+import { StreamKeyCheck } from './streams/stream-key-check';
+import { StreamPageReader } from './streams/stream-page-reader';
 
 export interface ApiModuleOptions {
   config: Config;
@@ -51,6 +57,8 @@ export interface ApiModuleOptions {
   keysDb?: Db;
   /** Prefix of the API's Redis keys; default `gh:`. */
   redisKeyPrefix?: string;
+  /** Where reads go when there are replicas (the event streams' reads use it too). */
+  replicaReads?: ReplicaReads;
 }
 
 const repository = (cls: new (db: Db) => unknown): Provider => ({
@@ -81,6 +89,7 @@ export class ApiModule {
         GraphsController,
         NodesController,
         EventsController,
+        EventStreamController,
         OpenApiController,
         DocsController,
         HealthController,
@@ -121,6 +130,11 @@ export class ApiModule {
         NodeReadService,
         NodeListService,
         EventListService,
+        { provide: ReplicaReads, useValue: o.replicaReads ?? null },
+        StreamPageReader,
+        StreamKeyCheck,
+        EventFanOut,
+        EventStreamService,
         ViewerSessionService,
         RequestPrincipalService,
         ViewerAssets,

@@ -13,6 +13,7 @@ import {
   slotPrefix,
 } from '@graph-history/http';
 import { ApplyJobHandler } from './apply/apply-job.handler';
+import { AppliedEventsPublisher } from './apply/applied-events-publisher';
 import { LocalApplier } from './apply/local-applier';
 import { IngestPipelineModule } from './ingest-pipeline.module';
 import { IngestController } from './ingest/ingest.controller';
@@ -72,6 +73,7 @@ export class IngestorModule {
         repositoryProvider(DatabaseHealthRepository),
         IngestService,
         ApplyJobHandler,
+        AppliedEventsPublisher,
         LocalApplier,
         ApplyRequests,
         TrimJobHandler,

@@ -143,6 +143,12 @@ const schema = z.object({
   GRAPH_HISTORY_KEY: z.string().min(1).optional(),
   /** How long a viewer sign-in lasts (ms); the session cookie expires with it. */
   VIEWER_SESSION_TTL_MS: positiveInt.default(43_200_000),
+  /** API: an event stream's heartbeat (a `:` comment line) after this long without a message. */
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** API: how often event streams read Postgres for new events while Redis pub/sub is away. */
+  STREAM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** API: how often a stream's key is looked up again (a revoked key's streams end by then). */
+  STREAM_KEY_CHECK_MS: z.coerce.number().int().min(100).max(5_000).default(2_000),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'QUEUE_PREFIX'> & { QUEUE_PREFIX: string };

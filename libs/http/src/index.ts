@@ -30,3 +30,4 @@ export * from './oversized-body';
 export * from './service-lifecycle';
 export * from './metrics-token.guard';
 export * from './repository-provider';
+export * from './applied-events';

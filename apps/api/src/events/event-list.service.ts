@@ -16,11 +16,20 @@ import { graphPath } from '../expand/expand-urls';
 import { NodeExpander } from '../expand/node-expander.service';
 import { nodeSlot, NodeSlot } from '../expand/node-slot';
 import { GraphAccessService } from '../graphs/graph-access.service';
-import { ListEnvelope, listEnvelope, listUrl, NO_ROWS, takePage } from '../lists/list-envelope';
+import { listUrl, NO_ROWS, takePage } from '../lists/list-envelope';
 import { listJson } from '../lists/list-json';
 import { NodePresenter } from '../nodes/node.presenter';
 import { quote } from '../query/query-values';
 import { EventListQuery } from './event-list.query';
+
+/** A page of the events list: the events as JSON text, each with its sequence. */
+export interface EventPage {
+  graph: GraphHead;
+  url: string;
+  asOfEventId: string | null;
+  hasMore: boolean;
+  items: { seq: number; json: string }[];
+}
 
 /** GET /graphs/{graph_id}/events (read-api.md 4.5): retained events up to the moment. */
 @Injectable()
@@ -38,7 +47,26 @@ export class EventListService {
     graphId: string,
     query: EventListQuery,
     maxBytes: number,
-  ): Promise<ListEnvelope<unknown> | string> {
+  ): Promise<string> {
+    const page = await this.page(principal, graphId, query, maxBytes);
+    return listJson(
+      page.url,
+      page.asOfEventId,
+      page.hasMore,
+      page.items.map((e) => e.json),
+    );
+  }
+
+  /**
+   * The list's page, its stored JSON at most `maxBytes` (at least one event): each event as JSON
+   * text with its sequence (also the event streams' read).
+   */
+  async page(
+    principal: Principal,
+    graphId: string,
+    query: EventListQuery,
+    maxBytes: number,
+  ): Promise<EventPage> {
     const { graph, ...prefetched } = await this.access.findAt(principal, graphId, query.asOf);
     const now = Date.now();
     const moment = await this.moments.resolve(graph, query.asOf, now, prefetched);
@@ -68,7 +96,7 @@ export class EventListService {
     };
     const empty = moment.seq === 0 || from > to;
     const reversed = before !== undefined;
-    const url = this.url(graph, moment, query);
+    const head = { graph, url: this.url(graph, moment, query), asOfEventId: moment.eventId };
     const keyJson = jsonStringBody(graph.graphKey);
     // no expansion below data.node: the stored JSON, spliced (JSON text, sent as it is)
     if (!query.expand.tree) {
@@ -77,12 +105,8 @@ export class EventListService {
         limit,
         reversed,
       );
-      return listJson(
-        url,
-        moment.eventId,
-        hasMore,
-        data.map((e) => this.eventJson(graph, keyJson, e)),
-      );
+      const items = data.map((e) => ({ seq: e.seq, json: this.eventJson(graph, keyJson, e) }));
+      return { ...head, hasMore, items };
     }
     if (query.expand.tree.size === 0) {
       const { data, hasMore } = takePage(
@@ -94,23 +118,26 @@ export class EventListService {
         const node =
           e.node &&
           this.presenter.presentJson(graph, keyJson, e.node, this.momentOf(graph, e, now));
-        return this.eventJson(graph, keyJson, e, node);
+        return { seq: e.seq, json: this.eventJson(graph, keyJson, e, node) };
       });
-      return listJson(url, moment.eventId, hasMore, items);
+      return { ...head, hasMore, items };
     }
     // expansions below data.node: records, expanded and presented
     const rows = empty ? NO_ROWS : await this.events.pageWithNodes(range);
     const { data, hasMore } = takePage(rows, limit, reversed);
     const nodes = await this.nodesOf(graph, data, query, now, maxBytes);
-    const items = data.map((e, i) =>
-      presentEvent(
-        graph.graphId,
-        graph.graphKey,
-        e,
-        nodes[i] ? this.presenter.present(graph, nodes[i]) : null,
+    const items = data.map((e, i) => ({
+      seq: e.seq,
+      json: JSON.stringify(
+        presentEvent(
+          graph.graphId,
+          graph.graphKey,
+          e,
+          nodes[i] ? this.presenter.present(graph, nodes[i]) : null,
+        ),
       ),
-    );
-    return listEnvelope(url, moment.eventId, hasMore, items);
+    }));
+    return { ...head, hasMore, items };
   }
 
   /** A cursor's sequence: an event of this list (trimmed ones are 410 with the retained bounds). */

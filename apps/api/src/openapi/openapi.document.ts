@@ -187,6 +187,46 @@ export function openApiDocument(serverUrl: string) {
           responses: ok('EventList', 'A page of events.'),
         },
       },
+      '/api/v1/graphs/{graph_id}/events/stream': {
+        get: {
+          operationId: 'streamEvents',
+          summary: 'Stream events',
+          description:
+            'Server-Sent Events: every event after Last-Event-ID (or starting_after; without either, from now), oldest first, then each new one, each once and in order. A message per event: id = the event id, event: message, data = the Event object as List events returns it. event: gap (data: what the 410 outside_retention_window carries) when the position was trimmed, then on from the oldest retained event; event: error (data: the error envelope) before the stream ends (e.g. api_key_invalid once the key is revoked); comment lines as heartbeats. Opening costs one request; what follows is not charged.',
+          parameters: [
+            path('graph_id', 'gph_…'),
+            {
+              name: 'Last-Event-ID',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description: 'evt_… of this graph: resume after it (wins over starting_after).',
+            },
+            query('starting_after', { type: 'string' }, 'evt_… of this graph: start after it.'),
+            ...expandParams,
+          ],
+          responses: {
+            '200': {
+              description: 'The stream, open until the client or the server ends it.',
+              headers: {
+                'Request-Id': commonHeaders['Request-Id'],
+                'RateLimit-Limit': okHeaders['RateLimit-Limit'],
+                'RateLimit-Remaining': okHeaders['RateLimit-Remaining'],
+                'RateLimit-Reset': okHeaders['RateLimit-Reset'],
+              },
+              content: {
+                'text/event-stream': {
+                  schema: {
+                    type: 'string',
+                    description: 'SSE messages; each event message’s data is an Event object.',
+                  },
+                },
+              },
+            },
+            ...readErrors,
+          },
+        },
+      },
     },
     components: {
       securitySchemes: {

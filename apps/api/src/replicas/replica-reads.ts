@@ -55,6 +55,12 @@ export class ReplicaReads {
     this.timer.unref();
   }
 
+  /** `read` on the database a request to `url` would read from (reads made outside requests). */
+  async runAs<T>(url: string, read: () => Promise<T>): Promise<T> {
+    const db = await this.choose(url).catch(() => this.routing.primary);
+    return this.routing.run(db, read);
+  }
+
   async choose(url: string): Promise<Db> {
     const need = readNeed(url);
     if (need.kind === 'primary') return this.routing.primary;

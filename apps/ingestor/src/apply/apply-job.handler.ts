@@ -1,9 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobQueues } from '../jobs/job-queues';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
+import { AppliedEventsPublisher } from './applied-events-publisher';
 import { GraphApplier } from './graph-applier';
 
-/** Body of an `apply` job: apply the graph's pending events, then schedule trimming if due. */
+/**
+ * Body of an `apply` job (and of the in-process applies while Redis is away): apply the graph's
+ * pending events, publishing each committed batch to the event streams, then schedule trimming if
+ * due.
+ */
 @Injectable()
 export class ApplyJobHandler {
   private readonly logger = new Logger(ApplyJobHandler.name);
@@ -12,6 +17,7 @@ export class ApplyJobHandler {
     private readonly applier: GraphApplier,
     private readonly queues: JobQueues,
     private readonly metrics: IngestorMetrics,
+    private readonly published: AppliedEventsPublisher,
   ) {}
 
   /** Throws (so BullMQ retries) when a batch fails; batches committed before stay applied. */
@@ -19,6 +25,7 @@ export class ApplyJobHandler {
     const outcome = await this.applier.applyPending(graphId, (batch) => {
       this.metrics.eventsApplied.inc(batch.applied);
       for (const ms of batch.delaysMs) this.metrics.applyDelay.observe(ms / 1_000);
+      this.published.publish(graphId, batch.appliedSeq);
     });
     if (outcome.stalled) {
       this.metrics.applyStalls.inc();

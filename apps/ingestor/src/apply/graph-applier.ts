@@ -33,6 +33,8 @@ export interface ApplyOutcome {
   delaysMs: number[];
   /** The graph stopped at an event that could not be applied, and this call recorded it (once). */
   stalled: ApplyStall | null;
+  /** The graph's newest applied sequence after this batch (0 when nothing was applied). */
+  appliedSeq: number;
 }
 
 /**
@@ -105,7 +107,7 @@ export class GraphApplier {
       );
       if (run) return run.value;
       if (Date.now() >= deadline)
-        return { applied: 0, trimDue: false, delaysMs: [], stalled: null };
+        return { applied: 0, trimDue: false, delaysMs: [], stalled: null, appliedSeq: 0 };
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
   }
@@ -116,7 +118,13 @@ export class GraphApplier {
     graphId: number,
     onBatch: (batch: ApplyOutcome) => void,
   ): Promise<ApplyOutcome> {
-    const total: ApplyOutcome = { applied: 0, trimDue: false, delaysMs: [], stalled: null };
+    const total: ApplyOutcome = {
+      applied: 0,
+      trimDue: false,
+      delaysMs: [],
+      stalled: null,
+      appliedSeq: 0,
+    };
     let limit = this.settings.APPLY_BATCH_SIZE;
     // After a run failed for good, its events are applied one per batch up to here, so that the
     // events before the one at fault are applied and the graph is quarantined at that one.
@@ -146,9 +154,11 @@ export class GraphApplier {
         trimDue: batch.trimDue,
         delaysMs: batch.events.map((e) => appliedAt - e.received),
         stalled: null,
+        appliedSeq: batch.appliedSeq,
       };
       onBatch(outcome);
       if (batch.appliedSeq < isolateThrough) limit = 1;
+      total.appliedSeq = batch.appliedSeq;
       total.applied += outcome.applied;
       total.trimDue ||= outcome.trimDue;
       total.delaysMs.push(...outcome.delaysMs);

@@ -74,6 +74,18 @@ export class ApiKeyRepository {
     return row ? toRow(row) : null;
   }
 
+  /** Of `keyIds`, those not revoked (the event streams' periodic check). */
+  async activeIds(keyIds: string[]): Promise<Set<string>> {
+    if (keyIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select('key_id')
+      .where('key_id', 'in', keyIds)
+      .where('revoked', 'is', null)
+      .execute();
+    return new Set(rows.map((r) => r.key_id));
+  }
+
   async insert(key: NewApiKey): Promise<void> {
     await this.db
       .insertInto('api_keys')

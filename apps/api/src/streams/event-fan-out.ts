@@ -1,0 +1,182 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnModuleInit,
+} from '@nestjs/common';
+import { Config } from '@graph-history/config';
+import {
+  ApiError,
+  appliedEventsChannel,
+  CONFIG,
+  createRedisClient,
+  readAppliedEvents,
+  RedisClient,
+} from '@graph-history/http';
+import type { EventStream } from './event-stream';
+import { GraphFeed, RETRY_MS } from './graph-feed';
+import { StreamKeyCheck } from './stream-key-check';
+import { StreamPageReader } from './stream-page-reader';
+
+/** Failed reads in a row (one a second) before a catching-up stream ends with an error. */
+const MAX_READ_FAILURES = 30;
+
+type StreamSettings = Pick<
+  Config,
+  | 'REDIS_URL'
+  | 'REDIS_CLUSTER_NODES'
+  | 'QUEUE_PREFIX'
+  | 'STREAM_HEARTBEAT_MS'
+  | 'STREAM_POLL_MS'
+  | 'STREAM_KEY_CHECK_MS'
+>;
+
+/**
+ * This process's event streams and their one Redis subscription (docs/architecture.md, "Event
+ * streams"): a message `<graph id>:<seq>` from the ingestor is handed to the graph's feeds, which
+ * read the new events once each and write them to their live streams. While the subscription is
+ * down (and for two poll periods after it is back, to cover what was published meanwhile), every
+ * feed reads Postgres for new events every STREAM_POLL_MS instead.
+ */
+@Injectable()
+export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(EventFanOut.name);
+  private readonly feeds = new Map<string, GraphFeed>();
+  private readonly feedsByGraph = new Map<number, Set<GraphFeed>>();
+  private readonly redis: RedisClient;
+  private listening = false;
+  private pollUntil = 0;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    @Inject(CONFIG) private readonly config: StreamSettings,
+    private readonly reader: StreamPageReader,
+    private readonly keys: StreamKeyCheck,
+  ) {
+    this.redis = createRedisClient(config, {
+      lazyConnect: true,
+      maxRetriesPerRequest: null,
+      retryStrategy: () => 1_000,
+      connectionName: 'graph-history-api-streams',
+    });
+  }
+
+  onModuleInit(): void {
+    const channel = appliedEventsChannel(this.config.QUEUE_PREFIX);
+    this.redis.on('error', () => undefined);
+    this.redis.on('message', (_channel: string, message: string) => this.onMessage(message));
+    // ioredis subscribes again after each reconnection, before 'ready'
+    this.redis.on('ready', () => {
+      this.listening = true;
+      this.pollUntil = Date.now() + 2 * this.config.STREAM_POLL_MS;
+      this.pollAll();
+    });
+    this.redis.on('close', () => (this.listening = false));
+    this.redis.connect().then(
+      () => this.redis.subscribe(channel),
+      (err: unknown) =>
+        this.logger.warn({ err }, 'event streams poll Postgres until Redis answers'),
+    );
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.config.STREAM_POLL_MS, () => {
+      if (!this.listening || Date.now() < this.pollUntil) this.pollAll();
+    });
+    const heartbeat = this.config.STREAM_HEARTBEAT_MS;
+    every(Math.ceil(heartbeat / 2), () => {
+      const now = Date.now();
+      for (const s of this.streams()) s.heartbeat(now, Math.floor(heartbeat / 2));
+    });
+    every(this.config.STREAM_KEY_CHECK_MS, () => void this.keys.endRevoked([...this.streams()]));
+  }
+
+  /** Before the HTTP server closes, which waits for open connections. */
+  beforeApplicationShutdown(): void {
+    for (const t of this.timers) clearInterval(t);
+    for (const s of this.streams()) s.end();
+    this.redis.disconnect();
+  }
+
+  /** Registers the stream (before it reads anything, so that nothing announced is missed). */
+  add(stream: EventStream): GraphFeed {
+    const key = `${stream.graphId}|${JSON.stringify(stream.expand.paths)}|${stream.expand.descendantsMaxDepth}`;
+    let feed = this.feeds.get(key);
+    if (!feed) {
+      feed = new GraphFeed(stream.graphId, this.reader, (s) => void this.catchUp(feed!, s));
+      this.feeds.set(key, feed);
+      const byGraph = this.feedsByGraph.get(stream.graphId) ?? new Set();
+      byGraph.add(feed);
+      this.feedsByGraph.set(stream.graphId, byGraph);
+    }
+    const joined = feed;
+    stream.onEnd(() => this.drop(key, joined, stream));
+    joined.streams.add(stream);
+    return joined;
+  }
+
+  /**
+   * Reads what the stream misses (from Postgres, through the events list's query) until it has
+   * reached its feed, then makes it live. A trimmed position writes a gap and goes on from the
+   * oldest retained event; a failing database is retried every second for half a minute; any
+   * other error ends the stream with an `error` message.
+   */
+  async catchUp(feed: GraphFeed, stream: EventStream): Promise<void> {
+    let failures = 0;
+    try {
+      for (;;) {
+        if (stream.closed) return;
+        const through = feed.through > stream.seq ? feed.through : null;
+        let page;
+        try {
+          page = await this.reader.read(stream, stream.seq, through);
+        } catch (err) {
+          if (err instanceof ApiError && err.code === 'outside_retention_window') {
+            stream.gap(err);
+            continue;
+          }
+          // the database (or a replica) failed: try again shortly, for a while
+          if (stream.closed) return;
+          if (!(err instanceof ApiError) && ++failures < MAX_READ_FAILURES) {
+            await new Promise((r) => setTimeout(r, RETRY_MS).unref());
+            continue;
+          }
+          throw err;
+        }
+        failures = 0;
+        stream.send(page.items);
+        if (!page.hasMore && feed.join(stream)) return;
+      }
+    } catch (err) {
+      stream.fail(err);
+    }
+  }
+
+  private onMessage(message: string): void {
+    const m = readAppliedEvents(message);
+    if (!m) return;
+    const feeds = this.feedsByGraph.get(m.graphId);
+    if (feeds) for (const f of feeds) f.announce(m.seq);
+  }
+
+  private pollAll(): void {
+    for (const f of this.feeds.values()) f.announce(null);
+  }
+
+  private *streams(): Iterable<EventStream> {
+    for (const f of this.feeds.values()) yield* f.streams;
+  }
+
+  private drop(key: string, feed: GraphFeed, stream: EventStream): void {
+    feed.streams.delete(stream);
+    if (feed.streams.size > 0) return;
+    this.feeds.delete(key);
+    const graphId = stream.graphId;
+    const byGraph = this.feedsByGraph.get(graphId);
+    byGraph?.delete(feed);
+    if (byGraph?.size === 0) this.feedsByGraph.delete(graphId);
+  }
+}
