@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeId } from '@graph-history/domain';
-import { Principal, resourceMissing, setRequestIdHeader } from '@graph-history/http';
+import { Principal, resourceMissing, setResponseHeaders } from '@graph-history/http';
 import { GraphAccessService } from '../graphs/graph-access.service';
 import { quote } from '../query/query-values';
 import { EventFanOut } from './event-fan-out';
@@ -36,7 +36,7 @@ export class EventStreamService {
       query.startingAfter === undefined
         ? graph.appliedSeq
         : this.position(graph.graphId, query.startingAfter);
-    setRequestIdHeader(req, reply);
+    setResponseHeaders(req, reply);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
