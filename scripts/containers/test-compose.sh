@@ -38,7 +38,9 @@ check_stack() {
   local dc=(docker-compose -p "$project" -f "$file")
   down=("${dc[@]}")
   log "$file: up (api :$GH_API_PORT, ingest :$GH_INGEST_PORT)"
-  timeout 300 "${dc[@]}" up -d --quiet-pull >/dev/null 2>&1 || { "${dc[@]}" logs --tail 30 >&2; return 1; }
+  local out
+  out=$(timeout 300 "${dc[@]}" up -d --quiet-pull 2>&1) ||
+    { echo "$out" | tail -20 >&2; "${dc[@]}" logs --tail 30 >&2; return 1; }
   local api="http://127.0.0.1:$GH_API_PORT" ingest="http://127.0.0.1:$GH_INGEST_PORT"
   wait_for "curl -fsS $api/readyz && curl -fsS $ingest/readyz" 120 ||
     { log "$file: not ready"; "${dc[@]}" logs --tail 30 >&2; return 1; }
