@@ -11,7 +11,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 BASE=graph-history/debian:bookworm
+# All of them, or those named as arguments (e.g. `postgres:15 redis:7` for the tests alone).
 IMAGES=(node:20-bookworm-slim postgres:15 redis:7 haproxy:2.6)
+[ $# -eq 0 ] || IMAGES=("$@")
 
 log() { printf '[images:local] %s\n' "$*" >&2; }
 present() { docker image inspect "$1" >/dev/null 2>&1; }
@@ -71,6 +73,7 @@ for image in "${IMAGES[@]}"; do
     postgres:*) build_image "$image" postgres ;;
     redis:*) build_image "$image" redis ;;
     haproxy:*) build_image "$image" haproxy ;;
+    *) log "$image: no local recipe"; exit 1 ;;
   esac
   log "$image: built ($(docker image inspect -f '{{.Size}}' "$image" | awk '{printf "%d MB", $1/1e6}'))"
 done

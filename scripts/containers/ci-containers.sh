@@ -2,7 +2,7 @@
 # `.ci/run`'s container step: when a container engine can be had (Debian's docker.io installed and
 # dockerd started as root where missing), builds the local images where no registry answers and
 # runs `pnpm test:containers`. A dockerd started here is stopped here, whatever happened; without
-# an engine (no root, no apt-get), it says so and succeeds.
+# an engine (no root, no apt-get) or without those images, it says so and succeeds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 log() { printf '[ci:containers] %s\n' "$*" >&2; }
@@ -35,5 +35,7 @@ if ! engine_up; then
   for _ in $(seq 1 30); do engine_up && break; sleep 1; done
   engine_up || { log "dockerd did not start:"; tail -5 "$state/dockerd.log" >&2; exit 1; }
 fi
-as_root bash scripts/containers/build-local-images.sh
+# The images the tests start; where they can be neither pulled nor built, the step is skipped.
+as_root bash scripts/containers/build-local-images.sh postgres:15 redis:7 ||
+  { log "postgres:15 / redis:7 can be neither pulled nor built here: skipped"; exit 0; }
 bash scripts/containers/test-containers.sh

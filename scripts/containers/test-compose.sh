@@ -17,8 +17,7 @@ json_field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{
 
 if ! docker image inspect "$IMAGE" >/dev/null 2>&1; then
   log "building $IMAGE"
-  ca=$(cat /usr/local/share/ca-certificates/*.crt 2>/dev/null || true)
-  docker build -q -t "$IMAGE" --build-arg CA_CERTS="$ca" . >/dev/null
+  bash scripts/containers/build-image.sh
 fi
 
 # Waits up to $2 seconds for `$1` (a command) to succeed.
