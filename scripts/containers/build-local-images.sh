@@ -3,7 +3,7 @@
 # CI). Every image the Dockerfile, the compose files and test/global-setup.ts name that is neither
 # present nor pullable is built here from Debian's packages and tagged with that very name, so
 # nothing else changes. Where `docker pull` succeeds, nothing is built.
-#   base      graph-history/debian:bookworm  debootstrap --variant=minbase (needs root)
+#   base      graph-history/debian:bookworm  debootstrap --variant=minbase (as root, or through sudo)
 #   node      node:20-bookworm-slim          the base + this machine's node (>= 20.19) and npm
 #   postgres  postgres:15                    Debian's postgresql-15, entrypoint like the official
 #   redis     redis:7                        Debian's redis-server (7.0)
@@ -15,6 +15,7 @@ BASE=graph-history/debian:bookworm
 IMAGES=(node:20-bookworm-slim postgres:15 redis:7 haproxy:2.6)
 [ $# -eq 0 ] || IMAGES=("$@")
 
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
 log() { printf '[images:local] %s\n' "$*" >&2; }
 present() { docker image inspect "$1" >/dev/null 2>&1; }
 pullable() { timeout 60 docker pull -q "$1" >/dev/null 2>&1; }
@@ -32,16 +33,17 @@ build_base() {
   command -v debootstrap >/dev/null || { log "debootstrap missing: apt-get install -y debootstrap"; exit 1; }
   local rootfs
   rootfs=$(mktemp -d /tmp/gh-rootfs.XXXXXX)
-  trap 'rm -rf "$rootfs"' RETURN
+  trap 'as_root rm -rf "$rootfs"; trap - RETURN' RETURN
   log "debootstrap bookworm from $(debian_mirror)"
-  debootstrap --variant=minbase bookworm "$rootfs" "$(debian_mirror)" >/dev/null
-  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* \
+  as_root debootstrap --variant=minbase bookworm "$rootfs" "$(debian_mirror)" >/dev/null
+  as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* \
     "$rootfs"/usr/share/man/* "$rootfs"/usr/share/locale/*
   # Keep apt's installs small, as the official slim images do.
-  printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-exclude /usr/share/locale/*\n' \
-    >"$rootfs"/etc/dpkg/dpkg.cfg.d/01-slim
-  printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' >"$rootfs"/etc/apt/apt.conf.d/01-slim
-  tar -C "$rootfs" -c . | docker import -c 'CMD ["bash"]' - "$BASE" >/dev/null
+  printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-exclude /usr/share/locale/*\n' |
+    as_root tee "$rootfs"/etc/dpkg/dpkg.cfg.d/01-slim >/dev/null
+  printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' |
+    as_root tee "$rootfs"/etc/apt/apt.conf.d/01-slim >/dev/null
+  as_root tar -C "$rootfs" -c . | docker import -c 'CMD ["bash"]' - "$BASE" >/dev/null
   log "built $BASE"
 }
 
@@ -52,7 +54,7 @@ build_node() {
     { log "node:20-bookworm-slim needs this machine's node to be >= 20.19"; exit 1; }
   npm_dir=$(cd "$(dirname "$(readlink -f "$(command -v npm)")")/.." && pwd)
   ctx=$(mktemp -d /tmp/gh-node.XXXXXX)
-  trap 'rm -rf "$ctx"' RETURN
+  trap 'rm -rf "$ctx"; trap - RETURN' RETURN
   cp "$(readlink -f "$node")" "$ctx/node"
   cp -r "$npm_dir" "$ctx/npm"
   cp "$here/local/node/Dockerfile" "$ctx/"
