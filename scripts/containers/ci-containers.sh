@@ -16,6 +16,10 @@ stop_dockerd() {
     pid=$(cat "$state/dockerd.pid")
     as_root kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 30); do as_root kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    # The default bridge it made goes too (its iptables chains stay, empty).
+    if [ -e "$state/no-bridge-before" ] && command -v ip >/dev/null 2>&1; then
+      as_root ip link delete docker0 2>/dev/null || true
+    fi
     log "stopped the dockerd it started"
   fi
   rm -rf "$state"
@@ -30,6 +34,7 @@ if ! engine_up; then
       { log "no container engine can be had here: skipped"; exit 0; }
   fi
   log "starting dockerd"
+  [ -e /sys/class/net/docker0 ] || touch "$state/no-bridge-before"
   as_root sh -c "dockerd --pidfile '$state/dockerd.pid' >'$state/dockerd.log' 2>&1 &" ||
     { log "dockerd needs root: skipped"; exit 0; }
   for _ in $(seq 1 30); do engine_up && break; sleep 1; done
