@@ -15,13 +15,13 @@ export default async function globalSetup(): Promise<void> {
   const containers: Stoppable[] = [];
   if (!process.env.DATABASE_URL) {
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const pg = await new PostgreSqlContainer('postgres:16-alpine').start();
+    const pg = await new PostgreSqlContainer('postgres:15').start();
     containers.push(pg);
     process.env.DATABASE_URL = pg.getConnectionUri();
   }
   if (!process.env.REDIS_URL) {
     const { RedisContainer } = await import('@testcontainers/redis');
-    const redis = await new RedisContainer('redis:7-alpine').start();
+    const redis = await new RedisContainer('redis:7').start();
     containers.push(redis);
     process.env.REDIS_URL = redis.getConnectionUrl();
   }

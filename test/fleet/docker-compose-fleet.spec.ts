@@ -6,8 +6,8 @@ import { loadConfig } from '@graph-history/config';
 import { CHECK_FALL, CHECK_INTER_MS } from '@graph-history/cli/fleet/haproxy';
 
 /**
- * docker-compose.fleet.yml cannot run on this machine (no Docker engine): what can be checked
- * without it is checked here, against the apps' own config loader, entry points and HAProxy rules.
+ * docker-compose.fleet.yml's wiring, checked without a container engine against the apps' own
+ * config loader, entry points and HAProxy rules (`pnpm test:compose` starts it for real).
  */
 interface Service {
   image?: string;
@@ -20,16 +20,24 @@ interface Service {
 }
 
 const root = path.join(__dirname, '..', '..');
-const compose = parse(readFileSync(path.join(root, 'docker-compose.fleet.yml'), 'utf8'), {
-  merge: true,
-}) as { services: Record<string, Service> };
+/** The file as Compose reads it when no GH_* variable is set: `${NAME:-default}` is the default. */
+const composeText = readFileSync(path.join(root, 'docker-compose.fleet.yml'), 'utf8').replace(
+  /\$\{\w+:-([^}]*)\}/g,
+  '$1',
+);
+const compose = parse(composeText, { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
 const names = Object.keys(services);
 const words = (v: string | string[] | undefined) => (Array.isArray(v) ? v : (v ?? '').split(/\s+/));
 /** What runs as `sh -c <script>`, with Compose's `$$` unescaped. */
 const script = (s: Service) => (s.entrypoint?.[2] ?? '').replace(/\$\$/g, '$');
-const appEntry = (s: Service) =>
-  words(s.command).find((w) => /^apps\/\w+\/dist\/main\.js$/.test(w));
+/** The image's commands (scripts/containers/image-entrypoint.sh) and the entry points they run. */
+const IMAGE_COMMANDS: Record<string, string> = {
+  api: 'apps/api/dist/main.js',
+  ingestor: 'apps/ingestor/dist/main.js',
+  'graph-history': 'apps/cli/dist/main.js',
+};
+const appEntry = (s: Service) => IMAGE_COMMANDS[words(s.command)[0] ?? ''];
 const apps = names.filter((n) => appEntry(services[n]!));
 const redisNodes = names.filter((n) => words(services[n]!.command).includes('redis-server'));
 const hostOf = (url: string) => new URL(url).hostname;
@@ -42,6 +50,22 @@ describe('docker-compose.fleet.yml', () => {
       for (const dep of Array.isArray(deps) ? deps : Object.keys(deps))
         expect(names).toContain(dep);
     }
+  });
+
+  it("runs the image's commands, as its entrypoint maps them to entry points", () => {
+    const entrypoint = readFileSync(
+      path.join(root, 'scripts/containers/image-entrypoint.sh'),
+      'utf8',
+    );
+    for (const [command, entry] of Object.entries(IMAGE_COMMANDS))
+      expect(entrypoint).toMatch(
+        new RegExp(`^\\s*${command}\\) shift; exec node .*${entry} "\\$@"`, 'm'),
+      );
+    for (const name of names.filter((n) => services[n]!.image!.includes('graph-history')))
+      expect({ name, entry: appEntry(services[name]!) }).toEqual({
+        name,
+        entry: expect.any(String),
+      });
   });
 
   it('runs entry points the build produces, with settings the config loader accepts', () => {

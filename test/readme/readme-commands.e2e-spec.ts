@@ -22,7 +22,8 @@ import { testQueuePrefix } from '../support/redis-keys';
  * replaced by the real key and ports. A block that runs `pnpm start` runs in the background until
  * its banner is printed and is stopped with Ctrl-C at the end; blocks that read `~/.claude` get a
  * scratch home holding one real transcript. Not run here: `pnpm test`, which is this suite (it
- * must be the command `.ci/run` runs). The benchmarks are a table, not command blocks.
+ * must be the command `.ci/run` runs). The benchmarks are a table, not command blocks; the
+ * Containers section's commands are a ```shell block (they need a container engine and root), not run.
  */
 const REPO = path.resolve(__dirname, '../..');
 const README = readFileSync(path.join(REPO, 'README.md'), 'utf8');
