@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runningService } from '@graph-history/cli/start/service-record';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { freePort } from '../support/free-port';
+import { waitUntil } from '../support/wait';
 import { FIXTURES } from '../watch/support/fixture-lines';
 import { cli } from './support/run-cli';
 import { serviceEnv, startService } from './support/start-process';
@@ -55,9 +56,12 @@ describe('a running `start` found by the CLI in another terminal', () => {
       expect(ingest).toMatchObject({ code: 0, stderr: '' });
       expect(ingest.stdout).toContain('5 accepted');
 
-      const graphs = await cli(['graphs', '--key', key, '--json'], terminal);
+      // ingest answers once the events are stored; the graph is listed once they are applied
+      const graphs = await waitUntil('the ingested graph listed', async () => {
+        const listed = await cli(['graphs', '--key', key, '--json'], terminal);
+        return listed.stdout.includes('"id":"gph_sim-1"') && listed;
+      });
       expect(graphs).toMatchObject({ code: 0, stderr: '' });
-      expect(graphs.stdout).toContain('"id":"gph_sim-1"');
 
       const projects = path.join(dataDir, 'projects');
       cpSync(path.join(FIXTURES, 'v1-inline-sidechains'), path.join(projects, '-path-to-Demo'), {
