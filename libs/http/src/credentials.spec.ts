@@ -14,9 +14,16 @@ describe('readCredentials', () => {
     expect(readCredentials(undefined)).toEqual({ kind: 'missing' });
     expect(readCredentials('')).toEqual({ kind: 'missing' });
     expect(readCredentials('Bearer')).toEqual({ kind: 'malformed', shown: '' });
+    // no Bearer/Basic scheme: said apart, so the message can say how to send the key
     expect(readCredentials('Token sk_live_abc')).toEqual({
       kind: 'malformed',
       shown: 'Token sk_live_abc',
+      unschemed: true,
+    });
+    expect(readCredentials('sk_live_abc')).toEqual({
+      kind: 'malformed',
+      shown: 'sk_live_abc',
+      unschemed: true,
     });
     expect(readCredentials(basic(':pw'))).toEqual({ kind: 'malformed', shown: '' });
     expect(readCredentials(basic('sk_live_abc:secret'))).toEqual({
