@@ -1,0 +1,44 @@
+import type { Page } from 'playwright-core';
+import { screenshot } from './support/browser';
+import { demoShare } from './support/demo-share';
+import { ViewerHarness } from './support/viewer-harness';
+import { EventScript } from '../api/support/watch-events';
+
+/** The page follows a share by its event stream: nothing is polled while the share is idle. */
+describe('viewer: follows by the event stream', () => {
+  let h: ViewerHarness;
+  let page: Page;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    h = await ViewerHarness.start();
+    page = await h.page();
+    page.on('request', (r) => requests.push(r.url()));
+    await h.api.seed('demo', demoShare().events);
+    await h.signedIn('/graphs/gph_demo', h.api.secret, page);
+    await page.waitForSelector('[role=treeitem]');
+    await page.waitForSelector('.live-badge.live');
+  }, 120_000);
+  afterAll(() => h?.stop());
+
+  it('opens the stream with the session cookie, polls nothing while idle, and shows a new agent', async () => {
+    await new Promise((r) => setTimeout(r, 500));
+    const streams = requests.filter((u) => u.includes('/events/stream'));
+    expect(streams.length).toBeGreaterThanOrEqual(1);
+    const idleFrom = requests.length;
+    await new Promise((r) => setTimeout(r, 3_000));
+    const polled = requests.slice(idleFrom).filter((u) => /\/events\?/.test(u));
+    expect(polled).toEqual([]);
+
+    const more = new EventScript(Date.now(), 10).agent('s/docs', 's', {
+      purpose: 'Document the new API',
+      background: true,
+    });
+    await h.ingest('demo', more.events);
+    await page
+      .locator('[role=treeitem]', { hasText: 'Document the new API' })
+      .waitFor({ timeout: 2_000 });
+    expect(requests.slice(idleFrom).filter((u) => /\/events\?/.test(u))).toEqual([]);
+    await screenshot(page, 'live-stream-new-agent');
+  });
+});
