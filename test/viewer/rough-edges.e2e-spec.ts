@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './support/axe';
 import { screenshot } from './support/browser';
 import { demoShare } from './support/demo-share';
 import { ViewerHarness } from './support/viewer-harness';
@@ -49,6 +50,27 @@ describe('viewer: rough edges', () => {
     expect(text).toContain('• all modules read');
     expect(text).not.toMatch(/##|\*\*|`/);
     await screenshot(page, 'plain-summary');
+  });
+
+  it('lists shares by title and provider, says what needs attention, and filters them', async () => {
+    const page = await h.signedIn('/graphs');
+    const demo = page.locator('table.graphs tbody tr', { hasText: 'Refactor the billing service' });
+    await demo.waitFor({ timeout: 10_000 });
+    const old = page.locator('table.graphs tbody tr', { hasText: 'Last year’s review' });
+    await old.waitFor();
+    expect(await demo.innerText()).toMatch(/claude-code/);
+    expect(await demo.innerText()).toMatch(/1 input required\s+3 blocked\s+1 failed/);
+    expect(await old.innerText()).not.toMatch(/input required|blocked|failed/);
+    expect(await old.innerText()).not.toMatch(/\bnow\b/);
+    await screenshot(page, 'index-titles');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.fill('input[type=search]', 'billing');
+    expect(await page.locator('table.graphs tbody tr').count()).toBe(1);
+    await page.fill('input[type=search]', '');
+    await page.check('text=only shares that need attention');
+    expect(await page.locator('table.graphs tbody tr').allInnerTexts()).toEqual([
+      expect.stringContaining('Refactor the billing service'),
+    ]);
   });
 
   it('moves the events list to the moment scrubbed to', async () => {

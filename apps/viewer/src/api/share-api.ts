@@ -8,6 +8,8 @@ import type { Graph, GraphEvent, Node, NodeDetail } from './types';
  */
 export interface ShareApi {
   listGraphs(): Promise<Graph[]>;
+  /** A share's first session now (its title and provider name the share), or null. */
+  rootSession(graphId: string): Promise<Node | null>;
   /** The graph now, or as of an event id or a time in ms. */
   graph(graphId: string, asOf?: string | null): Promise<Graph>;
   /**
@@ -51,6 +53,8 @@ export function clientShareApi(
 ): ShareApi {
   return {
     listGraphs: () => client.graphs.list({ limit: 100 }).toArray({ limit: 1_000 }),
+    rootSession: async (graphId) =>
+      (await client.nodes.list(graphId, { kind: 'session', limit: 1 })).data[0] ?? null,
     graph: (graphId, asOf) => client.graphs.retrieve(graphId, { asOf: moment(asOf) }),
     async treeNodes(graphId, asOf, onPage) {
       const first = await client.nodes.list(graphId, {
