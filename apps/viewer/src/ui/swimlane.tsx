@@ -9,10 +9,16 @@ import { isolated } from './user-text';
 const LANE = 16;
 /** A label cut with an ellipsis to fit `max` pixels (never squeezed). */
 function fitText(g: CanvasRenderingContext2D, text: string, max: number): string {
-  if (g.measureText(isolated(text)).width <= max) return isolated(text);
-  let n = text.length;
-  while (n > 1 && g.measureText(isolated(`${text.slice(0, n)}…`)).width > max) n--;
-  return isolated(`${text.slice(0, n)}…`);
+  // no label of a lane shows more than 200 characters: longer ones are never measured whole
+  const cut = (n: number) => isolated(n < text.length ? `${text.slice(0, n)}…` : text);
+  if (text.length <= 200 && g.measureText(cut(text.length)).width <= max) return cut(text.length);
+  let [lo, hi] = [1, Math.min(text.length - 1, 200)];
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (g.measureText(cut(mid)).width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return cut(lo);
 }
 
 /** Width of the lane labels: room for a node's name, at most a third of a narrow chart. */
