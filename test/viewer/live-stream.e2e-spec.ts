@@ -41,4 +41,23 @@ describe('viewer: follows by the event stream', () => {
     expect(requests.slice(idleFrom).filter((u) => /\/events\?/.test(u))).toEqual([]);
     await screenshot(page, 'live-stream-new-agent');
   });
+
+  it('falls back to polling when the stream keeps failing, and still shows new events', async () => {
+    const other = await h.page();
+    await other.route('**/events/stream*', (route) => route.abort('connectionrefused'));
+    const polls: string[] = [];
+    other.on('request', (r) => /\/events\?/.test(r.url()) && polls.push(r.url()));
+    await h.signedIn('/graphs/gph_demo', h.api.secret, other);
+    await other.waitForSelector('[role=treeitem]');
+    const more = new EventScript(Date.now(), 10).agent('s/review', 's', {
+      purpose: 'Review the pull request',
+      background: true,
+    });
+    await h.ingest('demo', more.events);
+    await other
+      .locator('[role=treeitem]', { hasText: 'Review the pull request' })
+      .waitFor({ timeout: 20_000 });
+    expect(polls.some((u) => u.includes('starting_after'))).toBe(true);
+    await screenshot(other, 'live-stream-fallback');
+  }, 40_000);
 });

@@ -8,7 +8,7 @@ export interface FollowGap {
 export type FollowItem = GraphEvent | FollowGap;
 
 /** Connection errors of one EventSource in a row (no open between them) that end it. */
-const ERRORS_BEFORE_GIVING_UP = 3;
+const ERRORS_BEFORE_GIVING_UP = 2;
 /** Streams ended by errors in a row (no event between them) before polling takes over. */
 const FAILURES_BEFORE_POLLING = 2;
 /** How long polling stands in before the stream is tried again. */
