@@ -60,4 +60,37 @@ describe('viewer: follows by the event stream', () => {
     expect(polls.some((u) => u.includes('starting_after'))).toBe(true);
     await screenshot(other, 'live-stream-fallback');
   }, 40_000);
+
+  it('reloads the share on a gap message, then follows the stream again', async () => {
+    const other = await h.page();
+    const gap = JSON.stringify({ object: 'gap', code: 'outside_retention_window' });
+    await other.route(
+      '**/events/stream*',
+      (route) =>
+        route.fulfill({
+          status: 200,
+          headers: { 'content-type': 'text/event-stream' },
+          body: `retry: 1000\n\nevent: gap\ndata: ${gap}\n\n`,
+        }),
+      { times: 1 },
+    );
+    const reads: string[] = [];
+    other.on('request', (r) => reads.push(r.url()));
+    await h.signedIn('/graphs/gph_demo', h.api.secret, other);
+    await other.waitForSelector('[role=treeitem]');
+    const listReads = () => reads.filter((u) => /\/events\?order=asc/.test(u)).length;
+    const streamOpens = () => reads.filter((u) => u.includes('/events/stream')).length;
+    for (let i = 0; i < 100 && (listReads() < 2 || streamOpens() < 2); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(listReads()).toBeGreaterThanOrEqual(2);
+    expect(streamOpens()).toBeGreaterThanOrEqual(2);
+    await h.ingest(
+      'demo',
+      new EventScript(Date.now(), 10).agent('s/after-gap', 's', { purpose: 'After the gap' })
+        .events,
+    );
+    await other
+      .locator('[role=treeitem]', { hasText: 'After the gap' })
+      .waitFor({ timeout: 3_000 });
+  }, 40_000);
 });
