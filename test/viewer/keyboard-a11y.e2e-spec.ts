@@ -54,6 +54,21 @@ describe('viewer: keyboard and accessibility', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('has no serious or critical axe-core violation scrubbed back, with the later events shown', async () => {
+    const other = await h.signedIn('/graphs/gph_demo');
+    await other.waitForSelector('[role=treeitem]');
+    await other.locator('#scrub').focus();
+    await other.keyboard.press('Home');
+    for (let i = 0; i < 5; i++) await other.keyboard.press('ArrowRight');
+    await other.waitForURL((u) => u.searchParams.has('as_of'));
+    await other.locator('.live-badge', { hasText: 'Paused' }).waitFor();
+    await screenshot(other, 'a11y-scrubbed');
+    expect(await seriousViolations(other)).toEqual([]);
+    await other.locator('[role=treeitem]', { hasText: 'Map the modules' }).click();
+    await other.locator('.node-panel h2', { hasText: 'Map the modules' }).waitFor();
+    expect(await seriousViolations(other)).toEqual([]);
+  });
+
   it('has no serious or critical axe-core violation on the index, sign-in and error pages', async () => {
     const other = await h.page();
     for (const path of ['/sign-in', '/graphs/gph_none']) {

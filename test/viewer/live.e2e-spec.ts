@@ -21,7 +21,7 @@ describe('viewer: live updates', () => {
       .agent('s/docs', 's', { purpose: 'Document the new API', background: true })
       .status('s/tests', 'completed', 'All refund tests pass');
     const sent = Date.now();
-    await h.api.seed('demo', more.events);
+    await h.ingest('demo', more.events);
     const row = page.locator('[role=treeitem]', { hasText: 'Document the new API' });
     await row.waitFor({ timeout: 2_000 });
     const tests = page.locator('[role=treeitem]', { hasText: 'Write the missing tests' });
@@ -40,7 +40,7 @@ describe('viewer: live updates', () => {
     await page.locator('.live-badge.reconnecting').waitFor({ timeout: 10_000 });
     await screenshot(page, 'reconnecting');
     await page.unroute('**/api/v1/**');
-    await h.api.seed(
+    await h.ingest(
       'demo',
       new EventScript(Date.now(), 10).status('s/plan', 'working', 'Permission granted').events,
     );

@@ -6,7 +6,7 @@ import { GraphIndex } from './ui/graph-index';
 import { SharePage } from './ui/share-page';
 import './viewer.css';
 
-const api = clientShareApi(sessionClient(reportConnection));
+const api = clientShareApi(sessionClient(reportConnection), reportConnection);
 const root = document.getElementById('app')!;
 const share = /^\/graphs\/([^/]+)$/.exec(location.pathname);
 root.textContent = '';

@@ -61,6 +61,13 @@ const schema = z.object({
   ACCOUNT_RATE_LIMIT: positiveInt.optional(),
   /** An account's bucket size; default twice RATE_LIMIT_BURST. */
   ACCOUNT_RATE_BURST: positiveInt.optional(),
+  /**
+   * Read API: tokens a second and bucket size of each viewer session (the viewer page's own
+   * requests draw from it instead of the key's bucket); all viewer sessions of an account share a
+   * bucket twice as large instead of the account's.
+   */
+  VIEWER_RATE_LIMIT: positiveInt.default(200),
+  VIEWER_RATE_BURST: positiveInt.default(4_000),
   /** Expensive requests (expansions, pages over 100) an account may run at once per API process. */
   ACCOUNT_CONCURRENCY: positiveInt.default(1),
   /**

@@ -1,5 +1,10 @@
+import Redis from 'ioredis';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { decodeId } from '@graph-history/domain';
+import { publishAppliedEvents } from '@graph-history/http';
 import { ApiHarness } from '../../api/support/api-harness';
+import type { WatchEvent } from '../../api/support/watch-events';
+import { testQueuePrefix } from '../../support/redis-keys';
 import { launchChromium } from './browser';
 import { demoShare } from './demo-share';
 
@@ -7,15 +12,19 @@ import { demoShare } from './demo-share';
 export class ViewerHarness {
   private contexts: BrowserContext[] = [];
 
+  private readonly redis = new Redis(process.env.REDIS_URL!);
+
   private constructor(
     readonly api: ApiHarness,
     readonly browser: Browser,
+    private readonly queuePrefix: string,
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<ViewerHarness> {
-    const api = await ApiHarness.start(env);
+    const queuePrefix = testQueuePrefix();
+    const api = await ApiHarness.start({ QUEUE_PREFIX: queuePrefix, ...env });
     try {
-      return new ViewerHarness(api, await launchChromium());
+      return new ViewerHarness(api, await launchChromium(), queuePrefix);
     } catch (err) {
       await api.stop();
       throw err;
@@ -44,6 +53,14 @@ export class ViewerHarness {
     return p;
   }
 
+  /** Appends events to a share as the ingestor does: applied, then announced to event streams. */
+  async ingest(graphKey: string, events: WatchEvent[]): Promise<void> {
+    const { graphId } = await this.api.seed(graphKey, events);
+    const newest = (await this.api.get(`/api/v1/graphs/gph_${graphKey}/events?limit=1`)).json;
+    const seq = decodeId('evt', newest.data[0].id)!.n;
+    await publishAppliedEvents(this.redis, this.queuePrefix, { graphId, seq });
+  }
+
   /** Seeds the demo share (`gph_demo`) and opens it signed in, once its tree is drawn. */
   async demoPage(): Promise<Page> {
     await this.api.seed('demo', demoShare().events);
@@ -56,6 +73,7 @@ export class ViewerHarness {
     await Promise.all(this.contexts.map((c) => c.close().catch(() => undefined)));
     await this.browser.close();
     await this.api.stop();
+    this.redis.disconnect();
   }
 }
 

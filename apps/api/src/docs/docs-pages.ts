@@ -27,6 +27,7 @@ body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding
 code,pre{font-family:ui-monospace,monospace;background:#f4f4f5;border-radius:4px}code{padding:0 .2em}pre{padding:.8em;overflow:auto}
 table{border-collapse:collapse;width:100%;margin:1em 0}th,td{border:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top}
 section{border-top:1px solid #eee;padding-top:.5em}nav a{margin-right:1em}
+.toc{border:1px solid #ddd;border-radius:6px;padding:.5em 1em;margin:1em 0}.toc ul{margin:.2em 0;padding-left:1.2em}.toc a{margin:0}
 `;
 
 /** The Content-Security-Policy of the docs pages: their one inline stylesheet, by its hash. */
@@ -38,8 +39,33 @@ const page = (title: string, body: string) => `<!doctype html>
 <style>${STYLE}</style></head><body><nav><a href="/docs">API reference</a><a href="/docs/errors">Errors</a><a href="/api/v1/openapi.json">OpenAPI</a></nav>
 ${body}</body></html>`;
 
-/** /docs: docs/api-reference.md rendered to HTML (read once at start). */
-export function referencePage(): string {
+/** Base URLs the reference's examples are written with, replaced by the server's own. */
+const EXAMPLE_BASE_URLS = /https?:\/\/(?:127\.0\.0\.1:3000|api\.example\.com)/g;
+
+/** A table of contents of the reference's sections (##) and their parts (###). */
+function tableOfContents(source: string): string {
+  const items: string[] = [];
+  let open = false;
+  for (const t of markdown.lexer(source)) {
+    if (t.type !== 'heading' || (t.depth !== 2 && t.depth !== 3)) continue;
+    const link = `<a href="#${slug(t.text)}">${markdown.parseInline(t.text, { async: false })}</a>`;
+    if (t.depth === 2) {
+      items.push(`${open ? '</ul></li>' : ''}<li>${link}`);
+      open = false;
+    } else {
+      items.push(`${open ? '' : '<ul>'}<li>${link}</li>`);
+      open = true;
+    }
+  }
+  if (items.length) items.push(open ? '</ul></li>' : '</li>');
+  return `<nav class="toc" aria-label="Contents"><strong>Contents</strong><ul>${items.join('')}</ul></nav>`;
+}
+
+/**
+ * /docs: docs/api-reference.md rendered to HTML (read once at start), with a table of contents
+ * after its introduction and its examples on this server's base URL.
+ */
+export function referencePage(baseUrl: string): string {
   let source: string;
   try {
     source = readFileSync(REFERENCE, 'utf8');
@@ -47,7 +73,14 @@ export function referencePage(): string {
     source =
       '# Graph History Read API\n\nThe reference file docs/api-reference.md is missing from this build; see /api/v1/openapi.json.';
   }
-  return page('Graph History Read API', markdown.parse(source, { async: false }));
+  source = source.replace(EXAMPLE_BASE_URLS, baseUrl);
+  const html = markdown.parse(source, { async: false });
+  const firstSection = html.indexOf('<h2');
+  const body =
+    firstSection < 0
+      ? html
+      : html.slice(0, firstSection) + tableOfContents(source) + html.slice(firstSection);
+  return page('Graph History Read API', body);
 }
 
 /** /docs/errors: one section per error code, anchored `#<code>` (the `doc_url` of every error). */

@@ -5,7 +5,13 @@ import { KeyRateLimiter, RateDecision } from './key-rate-limiter';
 import { setPageBytes } from './page-budget';
 import { bytesPaidFor, isExpensive, readsMuch, requestCost, tokensToReserve } from './request-cost';
 
-interface Admission {
+/** The two buckets a request draws from: its key's (or viewer session's) and its account's. */
+export interface Buckets {
+  keys: KeyRateLimiter;
+  accounts: KeyRateLimiter;
+}
+
+interface Admission extends Buckets {
   keyId: string;
   accountId: number;
   account: string;
@@ -18,6 +24,8 @@ const ADMITTED = Symbol('admission');
 type AdmittedRequest = FastifyRequest & { [ADMITTED]?: Admission };
 
 const accountBucket = (p: Principal): string => `acct_${p.accountId}`;
+/** The first bucket of a request: its viewer session's, else its key's. */
+const keyBucket = (p: Principal): string => (p.viewerSession ? `vs_${p.viewerSession}` : p.keyId);
 
 /** The decision that binds the client: a refusal, else the one with less left. */
 const tighter = (a: RateDecision, b: RateDecision): RateDecision =>
@@ -40,15 +48,27 @@ function tell(reply: FastifyReply, d: RateDecision): void {
  * is settled against what it took: unused tokens go back, a first item larger than the reserve is
  * charged on top, which may put the buckets in debt. RateLimit-* headers report the tighter bucket
  * after the charge, and Request-Cost the tokens spent.
+ *
+ * Requests of the viewer page, authenticated by its session cookie, draw from buckets of their
+ * own (`viewer`): one per session in place of the key's, and one per account for all its viewer
+ * sessions in place of the account's. So a person opening a share is never refused because of
+ * the account's scripts, nor the scripts because of the person.
  */
 export class FairShare {
+  private readonly api: Buckets;
+  private readonly viewer: Buckets;
+
   constructor(
-    private readonly keys: KeyRateLimiter,
-    private readonly accounts: KeyRateLimiter,
+    keys: KeyRateLimiter,
+    accounts: KeyRateLimiter,
     private readonly concurrency: AccountConcurrency,
     private readonly metrics: ApiMetrics,
     private readonly pageMaxBytes: number,
-  ) {}
+    viewer?: Buckets,
+  ) {
+    this.api = { keys, accounts };
+    this.viewer = viewer ?? this.api;
+  }
 
   /**
    * Spends the request's first token and takes its slot; throws 429 when it must wait. Without a
@@ -56,33 +76,37 @@ export class FairShare {
    * common case; a promise when Redis must be asked or a slot waited for.
    */
   admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> | undefined {
-    const account = accountBucket(principal);
-    const byKey = this.keys.consumeLeased(principal.keyId);
-    const byAccount = byKey && this.accounts.consumeLeased(account);
-    if (!byKey || !byAccount) return this.admitFromRedis(req, reply, principal, account, byKey);
-    return this.admitWith(req, reply, principal, account, byKey, byAccount);
+    const a: Admission = {
+      ...(principal.viewerSession ? this.viewer : this.api),
+      keyId: keyBucket(principal),
+      accountId: principal.accountId,
+      account: accountBucket(principal),
+      reserved: 0,
+    };
+    const byKey = a.keys.consumeLeased(a.keyId);
+    const byAccount = byKey && a.accounts.consumeLeased(a.account);
+    if (!byKey || !byAccount) return this.admitFromRedis(req, reply, a, byKey);
+    return this.admitWith(req, reply, a, byKey, byAccount);
   }
 
   private async admitFromRedis(
     req: FastifyRequest,
     reply: FastifyReply,
-    principal: Principal,
-    account: string,
+    a: Admission,
     leasedByKey: RateDecision | undefined,
   ): Promise<void> {
-    const byKey = leasedByKey ?? (await this.keys.consume(principal.keyId));
+    const byKey = leasedByKey ?? (await a.keys.consume(a.keyId));
     // a request the key's bucket refuses takes nothing from the account's
     const byAccount = !byKey.allowed
       ? byKey
-      : (this.accounts.consumeLeased(account) ?? (await this.accounts.consume(account)));
-    await this.admitWith(req, reply, principal, account, byKey, byAccount);
+      : (a.accounts.consumeLeased(a.account) ?? (await a.accounts.consume(a.account)));
+    await this.admitWith(req, reply, a, byKey, byAccount);
   }
 
   private admitWith(
     req: FastifyRequest,
     reply: FastifyReply,
-    principal: Principal,
-    account: string,
+    admission: Admission,
     byKey: RateDecision,
     byAccount: RateDecision,
   ): Promise<void> | undefined {
@@ -92,12 +116,6 @@ export class FairShare {
       this.metrics.rateLimited.inc({ reason: binding === byKey ? 'api_key' : 'account' });
       throw rateLimited(Math.max(1, Math.ceil(binding.msBeforeNext / 1000)));
     }
-    const admission: Admission = {
-      keyId: principal.keyId,
-      accountId: principal.accountId,
-      account,
-      reserved: 0,
-    };
     if (!readsMuch(req.url)) {
       (req as AdmittedRequest)[ADMITTED] = admission;
       return undefined;
@@ -110,21 +128,20 @@ export class FairShare {
     if (isExpensive(req.url)) await this.slot(req, reply, a);
     const wanted = tokensToReserve(this.pageMaxBytes);
     const [byKey, byAccount] = await Promise.all([
-      this.keys.reserve(a.keyId, wanted),
-      this.accounts.reserve(a.account, wanted),
+      a.keys.reserve(a.keyId, wanted),
+      a.accounts.reserve(a.account, wanted),
     ]);
     (req as AdmittedRequest)[ADMITTED] = a;
     if (!byKey || !byAccount) {
       // Redis failed: nothing reserved; the page bound holds and settle charges the whole cost
-      if (byKey) this.keys.refund(a.keyId, byKey.tokens);
-      if (byAccount) this.accounts.refund(a.account, byAccount.tokens);
+      if (byKey) a.keys.refund(a.keyId, byKey.tokens);
+      if (byAccount) a.accounts.refund(a.account, byAccount.tokens);
       setPageBytes(req, this.pageMaxBytes);
       return;
     }
     a.reserved = Math.min(byKey.tokens, byAccount.tokens);
-    if (byKey.tokens > a.reserved) this.keys.refund(a.keyId, byKey.tokens - a.reserved);
-    if (byAccount.tokens > a.reserved)
-      this.accounts.refund(a.account, byAccount.tokens - a.reserved);
+    if (byKey.tokens > a.reserved) a.keys.refund(a.keyId, byKey.tokens - a.reserved);
+    if (byAccount.tokens > a.reserved) a.accounts.refund(a.account, byAccount.tokens - a.reserved);
     tell(reply, tighter(byKey.decision, byAccount.decision));
     setPageBytes(req, bytesPaidFor(a.reserved, this.pageMaxBytes));
   }
@@ -153,13 +170,12 @@ export class FairShare {
     reply.header('Request-Cost', cost);
     const extra = cost - 1 - a.reserved;
     if (extra < 0) {
-      this.keys.refund(a.keyId, -extra);
-      this.accounts.refund(a.account, -extra);
+      a.keys.refund(a.keyId, -extra);
+      a.accounts.refund(a.account, -extra);
     }
     if (extra <= 0) return undefined;
-    return Promise.all([
-      this.keys.charge(a.keyId, extra),
-      this.accounts.charge(a.account, extra),
-    ]).then(([byKey, byAccount]) => tell(reply, tighter(byKey, byAccount)));
+    return Promise.all([a.keys.charge(a.keyId, extra), a.accounts.charge(a.account, extra)]).then(
+      ([byKey, byAccount]) => tell(reply, tighter(byKey, byAccount)),
+    );
   }
 }

@@ -16,22 +16,26 @@ import { RateLimitDegradation } from '@graph-history/http';
 export const RATE_LIMIT_PREFIX = Symbol('RATE_LIMIT_PREFIX');
 
 /**
- * The key limiter's Redis connection, its own: rate-limiter-flexible installs its Lua script on the
+ * The limiters' Redis connections, one each: rate-limiter-flexible installs its Lua script on the
  * client under one command name, and each limiter uses a different script.
  */
 @Injectable()
 export class LimiterConnections implements OnApplicationShutdown {
   readonly keys: RedisClient;
   readonly accounts: RedisClient;
+  readonly viewers: RedisClient;
+  readonly viewerAccounts: RedisClient;
 
   constructor(@Inject(CONFIG) config: Config, degradation: RateLimitDegradation) {
-    this.keys = limiterRedis(config, () => degradation.redisReady());
-    this.accounts = limiterRedis(config, () => degradation.redisReady());
+    const connect = () => limiterRedis(config, () => degradation.redisReady());
+    this.keys = connect();
+    this.accounts = connect();
+    this.viewers = connect();
+    this.viewerAccounts = connect();
   }
 
   onApplicationShutdown(): void {
-    this.keys.disconnect();
-    this.accounts.disconnect();
+    for (const c of [this.keys, this.accounts, this.viewers, this.viewerAccounts]) c.disconnect();
   }
 }
 
@@ -80,6 +84,20 @@ export const rateLimitProviders = (prefix: string): Provider[] => [
         new AccountConcurrency(config.ACCOUNT_CONCURRENCY, MAX_WAITING_PER_ACCOUNT),
         m,
         config.PAGE_MAX_BYTES,
+        {
+          keys: new KeyRateLimiter(
+            c.viewers,
+            { perSecond: config.VIEWER_RATE_LIMIT, burst: config.VIEWER_RATE_BURST },
+            `${prefix}rl:viewer`,
+            d,
+          ),
+          accounts: new KeyRateLimiter(
+            c.viewerAccounts,
+            { perSecond: 2 * config.VIEWER_RATE_LIMIT, burst: 2 * config.VIEWER_RATE_BURST },
+            `${prefix}rl:viewer-account`,
+            d,
+          ),
+        },
       ),
     inject: [CONFIG, LimiterConnections, RateLimitDegradation, KeyRateLimiter, ApiMetrics],
   },

@@ -1,10 +1,6 @@
 import type { GraphHistory } from '@graph-history/client';
+import { streamEvents, type FollowItem } from './event-stream';
 import type { Graph, GraphEvent, Node, NodeDetail } from './types';
-
-/** Yielded by `follow` when the events after its position were trimmed before it read them. */
-export interface FollowGap {
-  object: 'retention_gap';
-}
 
 /**
  * Everything the viewer reads, in one small interface over the typed client: the page depends on
@@ -12,6 +8,8 @@ export interface FollowGap {
  */
 export interface ShareApi {
   listGraphs(): Promise<Graph[]>;
+  /** A share's first session now (its title and provider name the share), or null. */
+  rootSession(graphId: string): Promise<Node | null>;
   /** The graph now, or as of an event id or a time in ms. */
   graph(graphId: string, asOf?: string | null): Promise<Graph>;
   /**
@@ -27,12 +25,11 @@ export interface ShareApi {
   node(graphId: string, nodeId: string, asOf: string | null): Promise<NodeDetail>;
   /** All retained events, oldest first. */
   events(graphId: string): Promise<GraphEvent[]>;
-  /** Each new event after `after`, in order, until `signal` aborts (conditional polls, ~1 s apart). */
-  follow(
-    graphId: string,
-    after: string | null,
-    signal: AbortSignal,
-  ): AsyncIterable<GraphEvent | FollowGap>;
+  /**
+   * Each new event after `after`, in order, until `signal` aborts: from the event stream, with
+   * conditional polls (~1 s apart) only while the stream keeps failing.
+   */
+  follow(graphId: string, after: string | null, signal: AbortSignal): AsyncIterable<FollowItem>;
 }
 
 export interface NodesAt {
@@ -43,16 +40,21 @@ export interface NodesAt {
 const PAGE = 1_000;
 /** A small first page, so the first rows paint before a big graph has arrived. */
 const FIRST_PAGE = 100;
-/** Polls of an idle share at most this far apart, so new events show within 2 s. */
+/** Polls of an idle share (when the stream fails) at most this far apart. */
 const FOLLOW_MAX_INTERVAL_MS = 1_000;
 
 /** A moment for the client: an event id, or a time in ms given as digits. */
 const moment = (asOf: string | null | undefined) =>
   asOf == null ? undefined : /^\d+$/.test(asOf) ? Number(asOf) : asOf;
 
-export function clientShareApi(client: GraphHistory): ShareApi {
+export function clientShareApi(
+  client: GraphHistory,
+  onConnection: (reached: boolean) => void,
+): ShareApi {
   return {
     listGraphs: () => client.graphs.list({ limit: 100 }).toArray({ limit: 1_000 }),
+    rootSession: async (graphId) =>
+      (await client.nodes.list(graphId, { kind: 'session', limit: 1 })).data[0] ?? null,
     graph: (graphId, asOf) => client.graphs.retrieve(graphId, { asOf: moment(asOf) }),
     async treeNodes(graphId, asOf, onPage) {
       const first = await client.nodes.list(graphId, {
@@ -91,11 +93,18 @@ export function clientShareApi(client: GraphHistory): ShareApi {
     events: (graphId) =>
       client.events.list(graphId, { order: 'asc', limit: PAGE }).toArray({ limit: 10_000 }),
     follow: (graphId, after, signal) =>
-      client.events.follow(graphId, {
+      streamEvents(
+        graphId,
         after,
         signal,
-        pageSize: PAGE,
-        maxIntervalMs: FOLLOW_MAX_INTERVAL_MS,
-      }),
+        (from, spell) =>
+          client.events.follow(graphId, {
+            after: from,
+            signal: spell,
+            pageSize: PAGE,
+            maxIntervalMs: FOLLOW_MAX_INTERVAL_MS,
+          }),
+        onConnection,
+      ),
   };
 }

@@ -41,3 +41,17 @@ export function valueText(v: unknown): string {
 }
 
 export const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
+
+/** A share with no event for this long is quiet: followed, but not shown as active now. */
+const QUIET_AFTER_MS = 5 * 60_000;
+
+/** When a quiet share was last active (its newest event), else null (active, or no event). */
+export const quietSince = (
+  lastEvent: number | null | undefined,
+  now = Date.now(),
+): number | null => (lastEvent != null && now - lastEvent > QUIET_AFTER_MS ? lastEvent : null);
+
+/** A past time, short: the clock today, else the date and time. */
+export function when(ms: number, now = Date.now()): string {
+  return new Date(ms).toDateString() === new Date(now).toDateString() ? clock(ms) : dateTime(ms);
+}

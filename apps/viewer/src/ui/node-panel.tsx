@@ -4,6 +4,7 @@ import { clock, dateTime, duration, nodeName, plural } from '../model/format';
 import { NodeFlags } from './node-flags';
 import { StateBadge } from './state-badge';
 import { UserText } from './user-text';
+import { plainText } from '../model/plain-text';
 
 interface Props {
   graphId: string;
@@ -108,7 +109,7 @@ export function NodePanel(p: Props) {
             <>
               <h3>Summary</h3>
               <p class="summary">
-                <UserText text={n.summary} />
+                <UserText text={plainText(n.summary)} />
               </p>
             </>
           )}

@@ -1,5 +1,5 @@
 import type { GraphEvent } from '../api/types';
-import { clock, count } from '../model/format';
+import { clock, count, quietSince, when } from '../model/format';
 
 interface Props {
   events: readonly GraphEvent[];
@@ -32,7 +32,11 @@ export function Scrubber(p: Props) {
         onInput={(ev) => p.onScrub(Number((ev.target as HTMLInputElement).value))}
       />
       <span class="scrub-label" aria-hidden="true">
-        {p.index === null ? 'now' : `${clock(e?.created)} · #${at + 1}`}
+        {p.index !== null
+          ? `${clock(e?.created)} · #${at + 1}`
+          : quietSince(e?.created) !== null
+            ? `last event ${when(e!.created)}`
+            : 'now'}
       </span>
       <button
         type="button"

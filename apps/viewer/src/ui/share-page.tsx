@@ -184,6 +184,7 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
         <LiveBadge
           status={store.status}
           pastAt={store.live ? null : (g?.last_event ?? null)}
+          lastEvent={store.head?.last_event ?? null}
           onLive={goLive}
         />
         <span class="spacer" />

@@ -7,7 +7,22 @@ import { useViewport } from './use-viewport';
 import { isolated } from './user-text';
 
 const LANE = 16;
-const LABEL_W = 170;
+/** A label cut with an ellipsis to fit `max` pixels (never squeezed). */
+function fitText(g: CanvasRenderingContext2D, text: string, max: number): string {
+  // no label of a lane shows more than 200 characters: longer ones are never measured whole
+  const cut = (n: number) => isolated(n < text.length ? `${text.slice(0, n)}…` : text);
+  if (text.length <= 200 && g.measureText(cut(text.length)).width <= max) return cut(text.length);
+  let [lo, hi] = [1, Math.min(text.length - 1, 200)];
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (g.measureText(cut(mid)).width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return cut(lo);
+}
+
+/** Width of the lane labels: room for a node's name, at most a third of a narrow chart. */
+const labelWidth = (chartWidth: number): number => Math.min(230, Math.round(chartWidth / 3));
 const AXIS_H = 18;
 
 export const STATE_COLOURS: Record<NodeState, string> = {
@@ -61,6 +76,7 @@ export function Swimlane(p: Props) {
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
     const span = Math.max(1, p.end - p.start);
+    const LABEL_W = labelWidth(w);
     const plotW = Math.max(10, w - LABEL_W - 8);
     const x = (t: number) => LABEL_W + ((t - p.start) / span) * plotW;
     const top = vp.scrollTop;
@@ -80,12 +96,7 @@ export function Swimlane(p: Props) {
       }
       g.fillStyle = '#212529';
       const indent = Math.min(r.node.depth, 12) * 8;
-      g.fillText(
-        isolated(nodeName(r.node).slice(0, 28)),
-        4 + indent,
-        yy + LANE / 2,
-        LABEL_W - 8 - indent,
-      );
+      g.fillText(fitText(g, nodeName(r.node), LABEL_W - 8 - indent), 4 + indent, yy + LANE / 2);
       if (!lane) continue;
       for (const s of lane.segments) {
         g.fillStyle = STATE_COLOURS[s.state];
@@ -145,6 +156,7 @@ export function Swimlane(p: Props) {
     const rect = el.getBoundingClientRect();
     const i = Math.floor((e.clientY - rect.top - AXIS_H + el.scrollTop) / LANE);
     const r = p.rows[i];
+    const LABEL_W = labelWidth(el.clientWidth);
     const plotW = Math.max(10, el.clientWidth - LABEL_W - 8);
     const t = p.start + ((e.clientX - rect.left - LABEL_W) / plotW) * (p.end - p.start);
     if (r) p.onPick(r.node.id, Math.max(p.start, Math.min(p.end, t)));

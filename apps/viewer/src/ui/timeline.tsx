@@ -1,9 +1,10 @@
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { GraphEvent } from '../api/types';
 import { clock } from '../model/format';
 import { EventChanges } from './event-changes';
 import { useViewport } from './use-viewport';
-import { UserText } from './user-text';
+import { isolated, UserText } from './user-text';
+import { plainText } from '../model/plain-text';
 
 const ROW = 26;
 
@@ -22,7 +23,12 @@ interface Props {
 function gist(e: GraphEvent): string {
   const p = e.payload;
   for (const k of ['summary', 'state', 'purpose', 'title', 'reason', 'text'])
-    if (typeof p[k] === 'string' && p[k]) return String(p[k]).split('\n')[0]!;
+    if (typeof p[k] === 'string' && p[k])
+      return (
+        plainText(String(p[k]))
+          .split('\n')
+          .find((l) => l.trim()) ?? ''
+      );
   return '';
 }
 
@@ -38,6 +44,16 @@ export function Timeline(p: Props) {
   const box = useRef<HTMLDivElement>(null);
   const vp = useViewport(box, shown.length, ROW);
   const selected = p.selectedId ? p.events[index.get(p.selectedId) ?? -1] : undefined;
+  // the row of the moment shown: the newest shown event at or before it
+  const momentRow =
+    p.momentIndex === null ? -1 : shown.findIndex((e) => (index.get(e.id) ?? 0) <= p.momentIndex!);
+  const momentId = shown[momentRow]?.id ?? null;
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    // scrubbed back, the list moves to the moment (a third down); live, to the newest
+    el.scrollTop = momentRow < 0 ? 0 : Math.max(0, momentRow * ROW - el.clientHeight / 3);
+  }, [momentId, type]);
 
   return (
     <section class="panel timeline" aria-labelledby="timeline-title">
@@ -63,16 +79,17 @@ export function Timeline(p: Props) {
               <li key={e.id} style={{ top: `${(vp.first + k) * ROW}px` }}>
                 <button
                   type="button"
-                  class={`event${e.id === p.selectedId ? ' selected' : ''}${future ? ' future' : ''}`}
+                  class={`event${e.id === p.selectedId ? ' selected' : ''}${future ? ' future' : ''}${e.id === momentId ? ' moment' : ''}`}
                   aria-pressed={e.id === p.selectedId}
+                  aria-current={e.id === momentId ? 'time' : undefined}
                   onClick={() => p.onSelect(e.id === p.selectedId ? null : e.id)}
                 >
                   <span class="time">{clock(e.created)}</span>
                   <span class="type">{e.type}</span>
-                  <span class="who">
+                  <span class="who" title={isolated(p.nameOf(e.node_id))}>
                     <UserText text={p.nameOf(e.node_id)} />
                   </span>
-                  <span class="gist">
+                  <span class="gist" title={isolated(gist(e))}>
                     <UserText text={gist(e)} />
                   </span>
                 </button>

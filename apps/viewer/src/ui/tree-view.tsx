@@ -6,6 +6,7 @@ import { StateBadge } from './state-badge';
 import { TaskProgress } from './task-progress';
 import { revealRow, useViewport } from './use-viewport';
 import { UserText } from './user-text';
+import { plainText } from '../model/plain-text';
 
 export const ROW_HEIGHT = 28;
 /** Guide lines stop past this depth, so very deep trees stay readable. */
@@ -171,7 +172,7 @@ export function TreeView(p: Props) {
                 </span>
                 <TaskProgress t={n.task_counts} />
                 <span class="headline">
-                  <UserText text={n.headline} />
+                  <UserText text={n.headline && plainText(n.headline)} />
                 </span>
               </div>
             );

@@ -52,7 +52,13 @@ export class ViewerSessionService {
     if (hit && hit.until > now) return hit.principal;
     const row = await this.sessions.findActive(hash, now);
     const principal: Principal | null = row
-      ? { keyId: row.keyId, accountId: row.accountId, kind: row.kind, graphKeys: row.graphKeys }
+      ? {
+          keyId: row.keyId,
+          accountId: row.accountId,
+          kind: row.kind,
+          graphKeys: row.graphKeys,
+          viewerSession: hash.toString('base64url').slice(0, 22),
+        }
       : null;
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
     this.cache.set(cacheKey, {
