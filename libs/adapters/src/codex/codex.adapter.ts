@@ -1,0 +1,73 @@
+import type { AdapterOutput, PreparedLine, SourceLine, TranscriptAdapter } from '../adapter';
+import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
+import { detectRollouts } from './files';
+import { applyLine, reportUnplaced } from './line-router';
+import { type RolloutLine, parseRolloutLine } from './rollout-line';
+import type { Run } from './run';
+import { type CodexState, createCodexState, threadOf } from './state';
+
+function prepare(state: CodexState, source: SourceLine): PreparedLine<RolloutLine> {
+  const parsed = parseRolloutLine(source.text, source.file.id, source.file.path, source.lineNo);
+  if (parsed.ok === 'blank') return {};
+  if (parsed.ok === false) {
+    return { problem: { file: source.file.path, lineNo: source.lineNo, message: parsed.message } };
+  }
+  const memo = threadOf(state, source.file.id, source.file.path);
+  if (parsed.line.ts === undefined) parsed.line.ts = memo.lastTs;
+  else memo.lastTs = parsed.line.ts;
+  return { line: parsed.line };
+}
+
+function apply(state: CodexState, lines: readonly RolloutLine[]): AdapterOutput {
+  const run: Run = { state, out: [], problems: [] };
+  for (const line of lines) {
+    try {
+      applyLine(run, line);
+    } catch (err) {
+      run.problems.push({
+        file: line.path,
+        lineNo: line.lineNo,
+        message: `line skipped: ${(err as Error).message}`,
+      });
+    }
+  }
+  return { events: run.out, problems: run.problems };
+}
+
+function toEvents(state: CodexState, lines: readonly SourceLine[]): AdapterOutput {
+  const problems: AdapterOutput['problems'] = [];
+  const prepared: Array<{ line: RolloutLine; order: number }> = [];
+  lines.forEach((source, order) => {
+    const out = prepare(state, source);
+    if (out.problem) problems.push(out.problem);
+    if (out.line) prepared.push({ line: out.line, order });
+  });
+  // A session and its sub-agents write their rollouts concurrently; their clock restores one story.
+  prepared.sort((a, b) => (a.line.ts ?? -1) - (b.line.ts ?? -1) || a.order - b.order);
+  const out = apply(
+    state,
+    prepared.map((p) => p.line),
+  );
+  return { events: out.events, problems: [...problems, ...out.problems] };
+}
+
+function flush(state: CodexState): AdapterOutput {
+  const run: Run = { state, out: [], problems: [] };
+  reportUnplaced(run);
+  return { events: run.out, problems: run.problems };
+}
+
+/** Codex CLI rollouts (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`). */
+export const codexAdapter: TranscriptAdapter<CodexState, RolloutLine> = {
+  name: ADAPTER_NAME,
+  version: ADAPTER_VERSION,
+  provider: PROVIDER,
+  detect: (paths) => detectRollouts(paths),
+  initialState: createCodexState,
+  prepare,
+  apply,
+  // Codex has no hooks that hand over to the watcher.
+  announce: () => ({ events: [], problems: [] }),
+  toEvents,
+  flush,
+};
