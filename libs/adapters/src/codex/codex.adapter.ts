@@ -1,4 +1,5 @@
 import type { AdapterOutput, PreparedLine, SourceLine, TranscriptAdapter } from '../adapter';
+import { prepareSortApply } from '../to-events';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
 import { detectRollouts } from './files';
 import { applyLine, reportUnplaced } from './line-router';
@@ -34,23 +35,6 @@ function apply(state: CodexState, lines: readonly RolloutLine[]): AdapterOutput 
   return { events: run.out, problems: run.problems };
 }
 
-function toEvents(state: CodexState, lines: readonly SourceLine[]): AdapterOutput {
-  const problems: AdapterOutput['problems'] = [];
-  const prepared: Array<{ line: RolloutLine; order: number }> = [];
-  lines.forEach((source, order) => {
-    const out = prepare(state, source);
-    if (out.problem) problems.push(out.problem);
-    if (out.line) prepared.push({ line: out.line, order });
-  });
-  // A session and its sub-agents write their rollouts concurrently; their clock restores one story.
-  prepared.sort((a, b) => (a.line.ts ?? -1) - (b.line.ts ?? -1) || a.order - b.order);
-  const out = apply(
-    state,
-    prepared.map((p) => p.line),
-  );
-  return { events: out.events, problems: [...problems, ...out.problems] };
-}
-
 function flush(state: CodexState): AdapterOutput {
   const run: Run = { state, out: [], problems: [] };
   reportUnplaced(run);
@@ -68,6 +52,6 @@ export const codexAdapter: TranscriptAdapter<CodexState, RolloutLine> = {
   apply,
   // Codex has no hooks that hand over to the watcher.
   announce: () => ({ events: [], problems: [] }),
-  toEvents,
+  toEvents: prepareSortApply(prepare, apply),
   flush,
 };
