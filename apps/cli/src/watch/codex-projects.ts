@@ -13,7 +13,7 @@ const HEAD_BYTES = 256 * 1024;
 
 /** Where Codex keeps rollouts: `$CODEX_HOME/sessions`, CODEX_HOME defaulting to `~/.codex`. */
 export function defaultCodexSessionsDir(env: NodeJS.ProcessEnv): string {
-  return join(env['CODEX_HOME'] || join(homedir(), '.codex'), 'sessions');
+  return join(env['CODEX_HOME'] || join(env['HOME'] || homedir(), '.codex'), 'sessions');
 }
 
 /** What a rollout's first line (its session_meta) says for grouping. */

@@ -181,16 +181,15 @@ export class WatchRunner<S, P extends TimedLine> {
       return;
     }
     const message = `No Claude Code sessions found in ${target.kind === 'session' ? target.file : target.dir}.`;
+    if (this.options.optional) return this.log.info(message);
     if (this.options.once) throw new CliError(message);
     this.log.warn(`${message} Waiting for some to appear.`);
   }
 
   private reportFinder(finder: ProjectFinder): void {
-    if (finder.sessions > 0 || this.options.optional) {
-      this.log.info(finder.describe());
-      return;
-    }
+    if (finder.sessions > 0) return this.log.info(finder.describe());
     const message = `No ${finder.label} sessions found in ${finder.dir}.`;
+    if (this.options.optional) return this.log.info(message);
     if (this.options.once) throw new CliError(message);
     this.log.warn(`${message} Waiting for some to appear.`);
   }

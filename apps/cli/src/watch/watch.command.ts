@@ -57,7 +57,7 @@ function providersOf(opts: WatchCommandOptions, io: CliIo): Provider[] {
   // --dir and --project name Claude Code folders, as before there were other providers.
   if (opts.dir !== undefined || opts.project !== undefined) return ['claude-code'];
   const codex = existsSync(defaultCodexSessionsDir(io.env));
-  const claude = existsSync(defaultProjectsDir());
+  const claude = existsSync(defaultProjectsDir(io.env['HOME'] || undefined));
   return codex && !claude ? ['codex'] : codex ? ['claude-code', 'codex'] : ['claude-code'];
 }
 
@@ -83,7 +83,9 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
       );
     return { ...common(opts, io, url, key), projectsDir: dir };
   }
-  const projectsDir = resolve(expandHome(opts.dir ?? defaultProjectsDir()));
+  const projectsDir = resolve(
+    expandHome(opts.dir ?? defaultProjectsDir(io.env['HOME'] || undefined)),
+  );
   const projectDir =
     opts.project === undefined ? undefined : resolveProjectDir(projectsDir, opts.project);
   const folder = projectDir ?? projectsDir;
