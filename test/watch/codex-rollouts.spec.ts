@@ -137,6 +137,28 @@ describe('Codex rollouts', () => {
     for (const ref of requests) expect(nodeOf(state, ref).attention).toBeNull();
   });
 
+  it('keeps the history a session the user forked starts with (no marker closes it)', () => {
+    const id = '00000000-0000-7000-8000-00000000f00d';
+    const file = { path: `2026/01/01/rollout-2026-01-01T00-00-00-${id}.jsonl`, id, group: id };
+    const parent = '00000000-0000-7000-8000-00000000beef';
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+    const lines = [
+      {
+        type: 'session_meta',
+        payload: { id, cwd: '/w', cli_version: '0.116.0', forked_from_id: parent },
+      },
+      { type: 'session_meta', payload: { id: parent, cwd: '/w', cli_version: '0.116.0' } },
+      { type: 'event_msg', payload: { type: 'user_message', message: 'old prompt' } },
+      { type: 'event_msg', payload: { type: 'user_message', message: 'new prompt' } },
+    ].map((l, n) => ({ file, lineNo: n + 1, text: JSON.stringify({ ...l, timestamp: at(n) }) }));
+    const out = convert(lines);
+    expectValidStream(out);
+    expect(out.filter((e) => e.type === 'status').map((e) => e.payload)).toEqual([
+      { state: 'working', summary: 'old prompt' },
+      { state: 'working', summary: 'new prompt' },
+    ]);
+  });
+
   it('bounds texts and depth: a huge prompt and a chain of 40 nested agents still make a valid stream', () => {
     const ids = Array.from(
       { length: 41 },

@@ -53,12 +53,15 @@ function readSessionMeta(run: Run, memo: ThreadMemo, line: RolloutLine): void {
     memo.meta = readMeta(line.payload, line.ts ?? 0);
     const version = str(line.payload['cli_version']);
     if (version !== undefined) memo.version = version;
-    if (isFork(line.payload)) memo.replay = 'on';
+    // Only a forked sub-agent's copy ends with a marker; a session the user forked keeps its copy.
+    if (isFork(line.payload) && memo.meta.parentId !== undefined) memo.replay = 'on';
     createWhenReady(run, line.fileId, route);
     return;
   }
   // Another thread's meta inside this rollout: the start of a copy of its history (a fork).
-  if (id !== line.fileId && memo.replay === undefined) memo.replay = 'on';
+  if (id !== line.fileId && memo.replay === undefined && memo.meta?.parentId !== undefined) {
+    memo.replay = 'on';
+  }
 }
 
 /** Applies one rollout line in timeline order. */
