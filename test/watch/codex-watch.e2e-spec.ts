@@ -1,5 +1,8 @@
-import { cpSync, mkdirSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { codexAdapter } from '@graph-history/adapters';
+import { CodexFinder } from '@graph-history/cli/watch/codex-finder';
+import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { registerWatchCommand } from '@graph-history/cli/watch/watch.command';
 import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { claudeProjectName } from '@graph-history/cli/watch/projects';
@@ -118,4 +121,52 @@ describe('watch --once over Codex rollouts, read back through the API', () => {
     const sessions = nodes.filter((n) => n.kind === 'session').map((n) => n.provider_ref);
     expect(sessions.sort()).toEqual([shop.id, '5c0375b4-57a5-4f26-b12d-d022ee4e51b7'].sort());
   }, 180_000);
+
+  it('live: a session written while watching, then its sub-agent in a new day folder', async () => {
+    const sessions = join(suite.tmp, 'live', 'sessions');
+    const root = [...facts.values()].find((f) => f.id.endsWith('a001'))!;
+    const child = facts.get('019c8a10-2222-7000-8000-00000000b001')!;
+    const rootText = readFileSync(join(CODEX_FIXTURES, root.file), 'utf8').split('\n');
+    const childText = readFileSync(join(CODEX_FIXTURES, child.file), 'utf8');
+    const rootPath = join(sessions, root.file);
+    mkdirSync(join(rootPath, '..'), { recursive: true });
+    writeFileSync(rootPath, `${rootText.slice(0, 8).join('\n')}\n`); // up to the first spawn call
+    const options = {
+      ...suite.stack.watchOptions(suite.tmp, 'live', { pollMs: 100, windowMs: 0 }),
+      projectsDir: sessions,
+      dataDir: join(suite.tmp, 'live-data'), // another graph-key secret: a graph of its own
+    };
+    const log = { info: () => undefined, warn: () => undefined };
+    const controller = new AbortController();
+    const running = new WatchRunner(
+      codexAdapter,
+      options,
+      log,
+      undefined,
+      new CodexFinder(sessions),
+    ).run(controller.signal);
+    try {
+      const graph = await new ProjectGraphKeys(options.dataDir).keyFor(claudeProjectName(root.cwd));
+      const first = await suite.stack.until('the session', async () => {
+        const nodes = await suite.stack.nodes(graph);
+        return nodes.some((n) => n.provider_ref === root.id) ? nodes : undefined;
+      });
+      expect(first).toHaveLength(1);
+      // the sub-agent's rollout lands in another day's folder, as after midnight
+      const later = join(sessions, '2026', '03', '03', child.file.split('/').pop()!);
+      mkdirSync(join(later, '..'), { recursive: true });
+      writeFileSync(later, childText);
+      appendFileSync(rootPath, `${rootText.slice(8).join('\n')}`);
+      const agent = await suite.stack.until('the sub-agent, ended', async () => {
+        const nodes = await suite.stack.nodes(graph);
+        const found = nodes.find((n) => n.provider_ref === `${root.id}/${child.id}`);
+        return found?.state === 'completed' ? { found, nodes } : undefined;
+      });
+      const parent = agent.nodes.find((n) => n.id === agent.found.parent_id)!;
+      expect([parent.provider_ref, agent.found.created]).toEqual([root.id, child.metaTs]);
+    } finally {
+      controller.abort();
+    }
+    await running;
+  }, 120_000);
 });
