@@ -63,7 +63,7 @@ export function createCodexState(): CodexState {
 export function threadOf(state: CodexState, id: string, path: string): ThreadMemo {
   const found = getOwn(state.threads, id);
   if (found) return found;
-  const memo: ThreadMemo = { path, lastEventAt: -Infinity, spawns: {}, waits: {}, held: [] };
+  const memo: ThreadMemo = { path, lastEventAt: 0, spawns: {}, waits: {}, held: [] };
   setOwn(state.threads, id, memo);
   return memo;
 }
