@@ -207,6 +207,9 @@ describe('graph-history watch', () => {
       await expect(watch(both(), '--once', '--provider', 'gemini')).rejects.toThrow(
         /--provider: "gemini" is not one of/,
       );
+      await expect(
+        watch(both(), '--once', '--provider', 'codex', '--project', '/home/dev/shop'),
+      ).rejects.toThrow(/--project picks a Claude Code project/);
     });
   });
 });

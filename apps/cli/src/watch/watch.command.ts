@@ -76,6 +76,10 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     );
   }
   if (opts.provider === 'codex') {
+    if (opts.project !== undefined)
+      throw new CliError(
+        '--project picks a Claude Code project; Codex sessions are shared per working directory already (use --graph to put them in one graph).',
+      );
     const dir = resolve(expandHome(opts.dir ?? defaultCodexSessionsDir(io.env)));
     if (!existsSync(dir))
       throw new CliError(
