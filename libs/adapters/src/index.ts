@@ -4,3 +4,6 @@ export { claudeCodeAdapter } from './claude-code/claude-code.adapter';
 export type { ClaudeCodeState } from './claude-code/state';
 export { ACTIVITY_INTERVAL_MS } from './claude-code/emitter';
 export { teamGroup } from './claude-code/files';
+export { codexAdapter } from './codex/codex.adapter';
+export type { CodexState } from './codex/state';
+export { rolloutThreadId } from './codex/files';

@@ -41,6 +41,10 @@ export interface TimelineSource {
   group?: string;
   /** A folder of agent teams (`~/.claude/teams`), whose `group` is one team: not a session. */
   team?: boolean;
+  /** Only these groups of the folder (it may gain some); all when absent. */
+  groups?: ReadonlySet<string>;
+  /** How deep transcripts nest under `dir` (default: the Claude Code layouts' 3). */
+  depth?: number;
 }
 
 interface Tracked {
@@ -133,11 +137,15 @@ export class GraphTimeline<S, P extends TimedLine> {
     const out: Tracked[] = [];
     const groups = new Set<string>();
     const sessionIds = new Set<string>();
+    const listed = new Map<string, Promise<string[]>>();
     for (const source of this.sources) {
-      const paths = await listRelativeFiles(source.dir);
+      const at = `${source.depth ?? ''}\0${source.dir}`;
+      if (!listed.has(at)) listed.set(at, listRelativeFiles(source.dir, source.depth));
+      const paths = await listed.get(at)!;
       const files = this.options.adapter.detect(paths, source.team ? 'teams' : 'sessions');
       for (const file of files) {
         if (source.group !== undefined && file.group !== source.group) continue;
+        if (source.groups !== undefined && !source.groups.has(file.group)) continue;
         if (!source.team) {
           groups.add(`${source.dir}\0${file.group}`);
           sessionIds.add(file.group);

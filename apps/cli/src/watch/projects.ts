@@ -4,8 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 
 export const GRAPH_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-export function defaultProjectsDir(): string {
-  return join(homedir(), '.claude', 'projects');
+export function defaultProjectsDir(home = homedir()): string {
+  return join(home, '.claude', 'projects');
 }
 
 export function expandHome(path: string): string {

@@ -13,6 +13,7 @@ import { EventSender, type SendTotals } from './event-sender';
 import { GraphTimeline } from './graph-timeline';
 import { HookInbox } from './hook-inbox';
 import type { ReadLimits } from './line-reader';
+import type { FoundProject, ProjectFinder } from './project-finder';
 import { ProjectGraphKeys } from './project-graph-keys';
 import { defaultTeamsDir, teamFolders } from './team-folders';
 import type { WatchLog } from './watch-log';
@@ -49,13 +50,23 @@ export interface WatchRunOptions {
   hookInbox?: string;
   /** Claude Code agent teams (default: `teams` beside the folder of projects). */
   teamsDir?: string;
+  /** Finding no sessions is no error (other providers are watched beside this one). */
+  optional?: boolean;
+}
+
+/** Snapshot file of a provider's timeline: several providers may share one graph. */
+export function snapshotFile(provider: string): string {
+  return provider === 'claude-code' ? 'timeline.json' : `${provider}-timeline.json`;
 }
 
 export function viewerUrl(base: string, graphKey: string): string {
   return `${base.replace(/\/+$/, '')}/graphs/gph_${graphKey}`;
 }
 
-/** Watches Claude Code transcripts and streams them into graphs, one timeline per graph. */
+/**
+ * Watches one provider's transcripts and streams them into graphs, one timeline per graph.
+ * Projects are Claude Code's project folders, or what a `finder` groups (Codex).
+ */
 export class WatchRunner<S, P extends TimedLine> {
   private readonly timelines = new Map<string, GraphTimeline<S, P>>();
   private readonly client: IngestClient;
@@ -68,6 +79,7 @@ export class WatchRunner<S, P extends TimedLine> {
     private readonly options: WatchRunOptions,
     private readonly log: WatchLog,
     readonly stats: WatchStats = emptyStats(),
+    private readonly finder?: ProjectFinder,
   ) {
     this.graphKeys = new ProjectGraphKeys(options.dataDir);
     this.client = new IngestClient({
@@ -139,11 +151,14 @@ export class WatchRunner<S, P extends TimedLine> {
   }
 
   private teamsDir(): string | undefined {
+    if (this.finder) return undefined;
     return this.options.teamsDir ?? (this.target ? defaultTeamsDir(this.target) : undefined);
   }
 
   private watchedDir(): string {
-    return this.options.projectDir ?? this.target?.dir ?? this.options.projectsDir;
+    return (
+      this.finder?.dir ?? this.options.projectDir ?? this.target?.dir ?? this.options.projectsDir
+    );
   }
 
   private nextDeadline(): number | undefined {
@@ -157,6 +172,7 @@ export class WatchRunner<S, P extends TimedLine> {
     for (const timeline of this.timelines.values()) await timeline.listFiles();
     const sessions = [...this.timelines.values()].reduce((n, t) => n + t.sessionCount, 0);
     this.stats.sessions = sessions;
+    if (this.finder) return this.reportFinder(this.finder);
     const target = this.target;
     if (!target) return;
     const projects = [...this.timelines.values()].reduce((n, t) => n + t.sources.length, 0);
@@ -165,6 +181,15 @@ export class WatchRunner<S, P extends TimedLine> {
       return;
     }
     const message = `No Claude Code sessions found in ${target.kind === 'session' ? target.file : target.dir}.`;
+    if (this.options.optional) return this.log.info(message);
+    if (this.options.once) throw new CliError(message);
+    this.log.warn(`${message} Waiting for some to appear.`);
+  }
+
+  private reportFinder(finder: ProjectFinder): void {
+    if (finder.sessions > 0) return this.log.info(finder.describe());
+    const message = `No ${finder.label} sessions found in ${finder.dir}.`;
+    if (this.options.optional) return this.log.info(message);
     if (this.options.once) throw new CliError(message);
     this.log.warn(`${message} Waiting for some to appear.`);
   }
@@ -198,6 +223,10 @@ export class WatchRunner<S, P extends TimedLine> {
 
   /** Finds project folders (new ones appear while Claude Code runs) and gives each its graph. */
   private async discover(): Promise<void> {
+    if (this.finder) {
+      for (const found of await this.finder.find()) await this.addProject(found);
+      return;
+    }
     // An empty folder may yet become a project (a transcript) or a folder of projects (a folder).
     if (this.target?.kind === 'projects' && this.timelines.size === 0) this.target = undefined;
     this.target ??= await this.resolve();
@@ -209,34 +238,41 @@ export class WatchRunner<S, P extends TimedLine> {
   private async discoverProjects(target: WatchTarget): Promise<void> {
     for (const dir of await projectDirs(target)) {
       if ([...this.timelines.values()].some((t) => t.owns(dir))) continue;
-      const graphKey = this.options.graph ?? (await this.graphKeys.keyFor(basename(dir)));
-      let timeline = this.timelines.get(graphKey);
-      if (!timeline) {
-        timeline = new GraphTimeline<S, P>({
-          graphKey,
-          adapter: this.adapter,
-          sender: new EventSender(graphKey, this.client, this.log),
-          store: new WatchStateStore(
-            join(this.options.dataDir, 'watch', graphKey, 'timeline.json'),
-            adapterId(this.adapter),
-          ),
-          log: this.log,
-          stats: this.stats,
-          fromStart: this.options.fromStart,
-          windowMs: this.options.windowMs ?? DEFAULT_WINDOW_MS,
-          ...(this.options.limits ? { limits: this.options.limits } : {}),
-        });
-        await timeline.init();
-        this.timelines.set(graphKey, timeline);
-        this.log.info(
-          `Sharing ${dir} as graph ${graphKey}: ${viewerUrl(this.options.viewerBase, graphKey)}`,
-        );
-      }
-      timeline.addSource({
-        dir,
-        ...(target.kind === 'session' ? { group: target.group } : {}),
+      await this.addProject({
+        name: basename(dir),
+        source: { dir, ...(target.kind === 'session' ? { group: target.group } : {}) },
       });
     }
+  }
+
+  /** Gives a project its graph's timeline (made on first use) and reads its files there. */
+  private async addProject(found: FoundProject): Promise<void> {
+    const { name, source } = found;
+    if ([...this.timelines.values()].some((t) => t.sources.includes(source))) return;
+    const graphKey = this.options.graph ?? (await this.graphKeys.keyFor(name));
+    let timeline = this.timelines.get(graphKey);
+    if (!timeline) {
+      timeline = new GraphTimeline<S, P>({
+        graphKey,
+        adapter: this.adapter,
+        sender: new EventSender(graphKey, this.client, this.log),
+        store: new WatchStateStore(
+          join(this.options.dataDir, 'watch', graphKey, snapshotFile(this.adapter.provider)),
+          adapterId(this.adapter),
+        ),
+        log: this.log,
+        stats: this.stats,
+        fromStart: this.options.fromStart,
+        windowMs: this.options.windowMs ?? DEFAULT_WINDOW_MS,
+        ...(this.options.limits ? { limits: this.options.limits } : {}),
+      });
+      await timeline.init();
+      this.timelines.set(graphKey, timeline);
+      this.log.info(
+        `Sharing ${found.what ?? source.dir} as graph ${graphKey}: ${viewerUrl(this.options.viewerBase, graphKey)}`,
+      );
+    }
+    timeline.addSource(source);
   }
 
   /**

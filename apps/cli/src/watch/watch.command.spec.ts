@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { CODEX_FIXTURES } from '../../../../test/watch/support/codex-facts';
 import { FIXTURES } from '../../../../test/watch/support/fixture-lines';
 import { FakeIngest } from '../../../../test/watch/support/fake-ingest';
 import { CliError } from '../cli-error';
@@ -159,6 +160,57 @@ describe('graph-history watch', () => {
       GRAPH_HISTORY_KEY: 'sk_wrong',
     });
     await expect(watch(io, '--once', '--dir', projects)).rejects.toThrow('Invalid API key.');
+  });
+
+  describe('every provider found', () => {
+    /** HOME holds ~/.claude/projects, CODEX_HOME the Codex rollouts. */
+    const both = () =>
+      captureIo({
+        GRAPH_HISTORY_KEY: server.apiKey,
+        GRAPH_HISTORY_URL: url,
+        DATA_DIR: join(tmp, 'data'),
+        HOME: tmp,
+        CODEX_HOME: join(tmp, 'codex'),
+      });
+
+    it('shares both providers’ sessions of one project in one graph and says what it found per provider', async () => {
+      cpSync(CODEX_FIXTURES, join(tmp, 'codex', 'sessions'), { recursive: true });
+      const shop = claudeProjectName('/home/dev/shop');
+      const projects = join(tmp, '.claude', 'projects');
+      cpSync(join(FIXTURES, 'v1-inline-sidechains'), join(projects, shop), { recursive: true });
+      const io = both();
+      await watch(io, '--once');
+      expect(io.err()).toBe('');
+      expect(io.out()).toMatch(/^Found 1 session in 1 project under .*\.claude\/projects\.$/m);
+      expect(io.out()).toMatch(
+        /^Codex: found 2 sessions \(3 sub-agents\) in 2 projects under .*codex\/sessions\.$/m,
+      );
+      const graph = await new ProjectGraphKeys(join(tmp, 'data')).keyFor(shop);
+      const sessions = server
+        .events(graph)
+        .filter((e) => e.type === 'session.started')
+        .map((e) => [e.source.provider, e.node]);
+      expect(sessions.sort()).toEqual([
+        ['claude-code', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7'],
+        ['codex', '019c8a10-1111-7000-8000-00000000a001'],
+      ]);
+      expect(server.graphs.size).toBe(2); // shop (both providers) and blog (Codex)
+    });
+
+    it('--provider narrows to one provider', async () => {
+      cpSync(CODEX_FIXTURES, join(tmp, 'codex', 'sessions'), { recursive: true });
+      mkdirSync(join(tmp, '.claude', 'projects'), { recursive: true });
+      const io = both();
+      await watch(io, '--once', '--provider', 'codex');
+      expect(io.out()).not.toMatch(/Claude Code/);
+      expect(server.graphs.size).toBe(2);
+      await expect(watch(both(), '--once', '--provider', 'gemini')).rejects.toThrow(
+        /--provider: "gemini" is not one of/,
+      );
+      await expect(
+        watch(both(), '--once', '--provider', 'codex', '--project', '/home/dev/shop'),
+      ).rejects.toThrow(/--project picks a Claude Code project/);
+    });
   });
 });
 

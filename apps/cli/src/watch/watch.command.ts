@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { claudeCodeAdapter } from '@graph-history/adapters';
+import { type TimedLine, claudeCodeAdapter, codexAdapter } from '@graph-history/adapters';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
+import { CodexFinder } from './codex-finder';
+import { codexTarget, defaultCodexSessionsDir } from './codex-projects';
 import { assertWatchableDir } from './dir-advice';
 import { integerIn } from '../commands/option-parsers';
 import { type CliIo, cliConfig, processIo } from '../io';
@@ -11,9 +14,15 @@ import { streamLog } from './watch-log';
 import { defaultHookInbox } from '../hooks/hook-inbox-dir';
 import { StatusLine } from './status-line';
 import { DEFAULT_WINDOW_MS, WatchRunner, type WatchRunOptions } from './watch-runner';
-import { emptyStats } from './watch-stats';
+import type { WatchLog } from './watch-log';
+import { type WatchStats, emptyStats } from './watch-stats';
+
+/** Providers `watch` reads; `--provider` picks one. */
+const PROVIDERS = ['claude-code', 'codex'] as const;
+type Provider = (typeof PROVIDERS)[number];
 
 interface WatchCommandOptions {
+  provider?: Provider;
   dir?: string;
   project?: string;
   graph?: string;
@@ -42,6 +51,16 @@ function summary(totals: Map<string, SendTotals>): string {
     .join('\n');
 }
 
+/** What `watch` reads: the provider named, else every provider found on this machine. */
+function providersOf(opts: WatchCommandOptions, io: CliIo): Provider[] {
+  if (opts.provider !== undefined) return [opts.provider];
+  // --dir and --project name Claude Code folders, as before there were other providers.
+  if (opts.dir !== undefined || opts.project !== undefined) return ['claude-code'];
+  const codex = existsSync(defaultCodexSessionsDir(io.env));
+  const claude = existsSync(defaultProjectsDir(io.env['HOME'] || undefined));
+  return codex && !claude ? ['codex'] : codex ? ['claude-code', 'codex'] : ['claude-code'];
+}
+
 function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
   const config = cliConfig(io);
   const key = opts.key ?? config.GRAPH_HISTORY_KEY;
@@ -56,7 +75,21 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
       `--graph: ${JSON.stringify(opts.graph)} must be 1 to 64 of A-Z a-z 0-9 _ -.`,
     );
   }
-  const projectsDir = resolve(expandHome(opts.dir ?? defaultProjectsDir()));
+  if (opts.provider === 'codex') {
+    if (opts.project !== undefined)
+      throw new CliError(
+        '--project picks a Claude Code project; Codex sessions are shared per working directory already (use --graph to put them in one graph).',
+      );
+    const dir = resolve(expandHome(opts.dir ?? defaultCodexSessionsDir(io.env)));
+    if (!existsSync(dir))
+      throw new CliError(
+        `No Codex sessions folder at ${dir}: run Codex once, or pass --dir with $CODEX_HOME/sessions or one rollout-….jsonl file.`,
+      );
+    return { ...common(opts, io, url, key), projectsDir: dir };
+  }
+  const projectsDir = resolve(
+    expandHome(opts.dir ?? defaultProjectsDir(io.env['HOME'] || undefined)),
+  );
   const projectDir =
     opts.project === undefined ? undefined : resolveProjectDir(projectsDir, opts.project);
   const folder = projectDir ?? projectsDir;
@@ -72,8 +105,20 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     assertWatchableDir(folder, typed);
   }
   return {
+    ...common(opts, io, url, key),
     projectsDir,
     ...(projectDir !== undefined ? { projectDir } : {}),
+    ...(opts.hooks && opts.once !== true
+      ? { hookInbox: resolve(expandHome(opts.hooksDir ?? defaultHookInbox(io.env))) }
+      : {}),
+    ...(opts.teamsDir !== undefined ? { teamsDir: resolve(expandHome(opts.teamsDir)) } : {}),
+  };
+}
+
+/** Options every provider's run shares. */
+function common(opts: WatchCommandOptions, io: CliIo, url: string, key: string) {
+  const config = cliConfig(io);
+  return {
     ...(opts.graph !== undefined ? { graph: opts.graph } : {}),
     url,
     key,
@@ -81,14 +126,38 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     fromStart: opts.fromStart === true,
     pollMs: opts.pollMs,
     windowMs: opts.windowMs,
-    ...(opts.hooks && opts.once !== true
-      ? { hookInbox: resolve(expandHome(opts.hooksDir ?? defaultHookInbox(io.env))) }
-      : {}),
-    ...(opts.teamsDir !== undefined ? { teamsDir: resolve(expandHome(opts.teamsDir)) } : {}),
     dataDir: resolve(config.DATA_DIR),
     // PUBLIC_URL, else the read API the CLI uses (GRAPH_HISTORY_API_URL, or the running `start`'s).
     viewerBase: (config.PUBLIC_URL ?? config.GRAPH_HISTORY_API_URL).replace(/\/+$/, ''),
   };
+}
+
+/** The runner of one provider; `several` when others run beside it (none found is no error). */
+function runnerFor(
+  provider: Provider,
+  opts: WatchCommandOptions,
+  io: CliIo,
+  several: boolean,
+  log: WatchLog,
+  stats: WatchStats,
+): WatchRunner<unknown, TimedLine> {
+  const options = runOptions({ ...opts, provider }, io);
+  if (provider === 'claude-code') {
+    return new WatchRunner(
+      claudeCodeAdapter,
+      { ...options, optional: several },
+      log,
+      stats,
+    ) as WatchRunner<unknown, TimedLine>;
+  }
+  const target = codexTarget(options.projectsDir);
+  return new WatchRunner(
+    codexAdapter,
+    { ...options, optional: several },
+    log,
+    stats,
+    new CodexFinder(target.dir, target.onlyRoot),
+  ) as WatchRunner<unknown, TimedLine>;
 }
 
 /** Stops the run on SIGINT/SIGTERM; a second signal, or a pass that will not finish, exits at once. */
@@ -110,11 +179,21 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
   program
     .command('watch')
     .description(
-      'Share live Claude Code sessions: follow their transcripts and send them as watch events',
+      'Share live Claude Code and Codex sessions: follow their transcripts and send them as watch events',
+    )
+    .option(
+      '--provider <name>',
+      `only this provider: ${PROVIDERS.join(' or ')} (default: every one found on this machine)`,
+      (value: string): Provider => {
+        if ((PROVIDERS as readonly string[]).includes(value)) return value as Provider;
+        throw new CliError(
+          `--provider: ${JSON.stringify(value)} is not one of ${PROVIDERS.join(', ')}.`,
+        );
+      },
     )
     .option(
       '--dir <path>',
-      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file',
+      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file; with --provider codex: $CODEX_HOME/sessions (default ~/.codex/sessions) or one rollout file',
     )
     .option(
       '--project <name|path>',
@@ -154,24 +233,58 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
     .option('--no-hooks', 'do not take Claude Code hooks')
     .option('--json', 'print JSON lines (messages and status) instead of text')
     .action(async (opts: WatchCommandOptions) => {
-      const options = runOptions(opts, io);
+      const once = opts.once === true;
+      const providers = providersOf(opts, io);
       const stats = emptyStats();
       const mode = opts.json ? 'json' : io.stdout.isTTY ? 'tty' : 'plain';
       const status = new StatusLine(io.stdout, io.stderr, mode, stats);
-      const log = options.once && !opts.json ? streamLog(io.stdout, io.stderr) : status;
+      const log = once && !opts.json ? streamLog(io.stdout, io.stderr) : status;
+      const several = providers.length > 1;
+      const runners = providers.map((p) => runnerFor(p, opts, io, several, log, stats));
       const controller = new AbortController();
-      const release = options.once ? () => undefined : stopOnSignals(controller);
-      const runner = new WatchRunner(claudeCodeAdapter, options, log, stats);
+      const release = once ? () => undefined : stopOnSignals(controller);
+      let finding = runners.length;
+      const onFound = () => {
+        finding -= 1;
+        if (finding === 0 && !once) status.start();
+      };
       try {
-        const totals = await runner.run(controller.signal, () => {
-          if (!options.once) status.start();
-        });
+        const totals = await Promise.all(
+          runners.map((r) =>
+            r.run(controller.signal, onFound).catch((err: unknown) => {
+              controller.abort(); // one provider's failure stops the others
+              throw err;
+            }),
+          ),
+        );
         status.stop();
-        log.info(summary(totals));
-        if (!options.once) log.info('watch stopped.');
+        log.info(summary(mergeTotals(totals)));
+        if (!once) log.info('watch stopped.');
       } finally {
         status.stop();
         release();
       }
     });
+}
+
+/** Totals per graph over every provider's run (providers of one project share its graph). */
+function mergeTotals(runs: Map<string, SendTotals>[]): Map<string, SendTotals> {
+  const out = new Map<string, SendTotals>();
+  for (const run of runs) {
+    for (const [graph, t] of run) {
+      const sum = out.get(graph);
+      out.set(
+        graph,
+        sum
+          ? {
+              sent: sum.sent + t.sent,
+              accepted: sum.accepted + t.accepted,
+              duplicates: sum.duplicates + t.duplicates,
+              skipped: sum.skipped + t.skipped,
+            }
+          : { ...t },
+      );
+    }
+  }
+  return out;
 }

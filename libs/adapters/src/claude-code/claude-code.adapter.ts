@@ -6,6 +6,7 @@ import type {
   TranscriptAdapter,
 } from '../adapter';
 import { getOwn, setOwn } from '../own-record';
+import { prepareSortApply } from '../to-events';
 import { announce } from './announce';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './emitter';
 import { type LineRole, classifyPath, detectFiles, folderOf } from './files';
@@ -103,23 +104,6 @@ function apply(state: ClaudeCodeState, lines: readonly ClaudeCodeLine[]): Adapte
   return { events: hoistCreations(run.out), problems: run.problems };
 }
 
-function toEvents(state: ClaudeCodeState, lines: readonly SourceLine[]): AdapterOutput {
-  const problems: AdapterOutput['problems'] = [];
-  const prepared: Array<{ line: ClaudeCodeLine; order: number }> = [];
-  lines.forEach((source, order) => {
-    const out = prepare(state, source);
-    if (out.problem) problems.push(out.problem);
-    for (const line of out.line ? [out.line] : (out.lines ?? [])) prepared.push({ line, order });
-  });
-  // Files of a session are written concurrently; the transcript clock restores one story.
-  prepared.sort((a, b) => (a.line.ts ?? -1) - (b.line.ts ?? -1) || a.order - b.order);
-  const out = apply(
-    state,
-    prepared.map((p) => p.line),
-  );
-  return { events: out.events, problems: [...problems, ...out.problems] };
-}
-
 function flush(state: ClaudeCodeState): AdapterOutput {
   const run: Run = { state, out: [], problems: [] };
   settlePending(run);
@@ -136,6 +120,6 @@ export const claudeCodeAdapter: TranscriptAdapter<ClaudeCodeState, ClaudeCodeLin
   prepare,
   apply,
   announce,
-  toEvents,
+  toEvents: prepareSortApply(prepare, apply),
   flush,
 };
