@@ -24,7 +24,7 @@ export async function* readSse(
         idle = true;
         stream.close();
       }, idleTimeoutMs);
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch (err) {
