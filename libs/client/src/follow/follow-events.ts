@@ -1,9 +1,8 @@
 import { InvalidRequestError } from '../errors.js';
 import { StreamingUnsupportedError, type Transport } from '../http/transport.js';
-import { graphPath } from '../resources/paths.js';
+import { startingPosition } from './starting-position.js';
 import { streamEvents } from '../stream/stream-events.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
-import type { Graph } from '../types/resources.js';
 import { pollEvents } from './poll-events.js';
 
 export interface FollowOptions<E extends EventListExpand = EventListExpand> {
@@ -58,11 +57,7 @@ export async function* followEvents<E extends EventListExpand>(
   const { signal } = options;
   let position: string | null;
   try {
-    position =
-      options.after !== undefined
-        ? options.after
-        : (await transport.get<Graph>(graphPath(graphId), { signal })).body!.retention
-            .last_event_id;
+    position = await startingPosition(transport, graphId, options.after, signal);
   } catch (err) {
     if (signal?.aborted) return;
     throw err;

@@ -2,14 +2,16 @@ import { InvalidRequestError, isTransient } from '../errors.js';
 import { EVENT_LIST, queryString } from '../http/query.js';
 import { sleep } from '../http/sleep.js';
 import type { Transport } from '../http/transport.js';
+import { startingPosition } from './starting-position.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
-import type { Graph, List } from '../types/resources.js';
+import type { List } from '../types/resources.js';
 import { graphPath } from '../resources/paths.js';
 import type { FollowItem, FollowOptions } from './follow-events.js';
 
 /**
- * How `events.follow` reads where the event stream is not available. Polls `GET …/events?order=asc&starting_after=<position>`: pages follow each other at once while
- * there are more, then polls back off (doubling from `minIntervalMs` to `maxIntervalMs`), each
+ * How `events.follow` reads where the event stream is not available. Polls
+ * `GET …/events?order=asc&starting_after=<position>`: pages follow each other at once while there
+ * are more, then polls back off (doubling from `minIntervalMs` to `maxIntervalMs`), each
  * with `If-None-Match`, so an unchanged answer is an empty 304.
  */
 export async function* pollEvents<E extends EventListExpand>(
@@ -36,11 +38,7 @@ export async function* pollEvents<E extends EventListExpand>(
     idle = Math.min(idle * 2, maxInterval);
   };
   try {
-    let position =
-      options.after !== undefined
-        ? options.after
-        : (await transport.get<Graph>(graphPath(graphId), { signal })).body!.retention
-            .last_event_id;
+    let position = await startingPosition(transport, graphId, options.after, signal);
     let etag: string | undefined;
     for (;;) {
       let page: List<ExpandedEvent<E>>;

@@ -3,9 +3,10 @@ import type { RetentionGap, FollowItem } from '../follow/follow-events.js';
 import { EVENT_LIST, queryString } from '../http/query.js';
 import { sleep } from '../http/sleep.js';
 import type { Transport } from '../http/transport.js';
+import { startingPosition } from '../follow/starting-position.js';
 import { graphPath } from '../resources/paths.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
-import type { ErrorType, Graph, List } from '../types/resources.js';
+import type { ErrorType, List } from '../types/resources.js';
 import { SseParser } from './sse-parser.js';
 import { readSse } from './sse-reader.js';
 
@@ -62,11 +63,7 @@ export async function* streamEvents<E extends EventListExpand>(
     await sleep(step / 2 + (Math.random() * step) / 2, signal);
   };
   try {
-    let position =
-      options.after !== undefined
-        ? options.after
-        : (await transport.get<Graph>(graphPath(graphId), { signal })).body!.retention
-            .last_event_id;
+    let position = await startingPosition(transport, graphId, options.after, signal);
     if (position === null) {
       const first = await oldestEvent(transport, graphId, options.expand, signal, rest);
       yield first;
