@@ -123,6 +123,8 @@ export class Transport {
           retryAfter: parseRetryAfter(res.headers.get('retry-after')),
         });
       }
+      if (!/^text\/event-stream\b/.test(res.headers.get('content-type') ?? ''))
+        throw new StreamingUnsupportedError('The answer is not an event stream.');
       if (typeof res.body?.getReader !== 'function')
         throw new StreamingUnsupportedError(
           'This fetch gives no readable response body, so event streams cannot be read.',
