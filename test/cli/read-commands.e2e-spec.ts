@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Event, GraphHistory } from '@graph-history/client';
 import { type IssuedKey, Services } from '../conformance/support/services';
 import { WatchScript } from '../conformance/support/watch-events';
+import { RecordingProxy } from '../support/recording-proxy';
 import { waitUntil } from '../support/wait';
 import { cli } from './support/run-cli';
 
@@ -159,5 +160,31 @@ describe('graph-history graphs and tail', () => {
     const more = await tail.waitForLines(all.length - 1);
     expect(JSON.parse(more.at(-1)!)).toEqual(newest);
     expect(await tail.interrupt()).toBe(0);
+  });
+
+  it('tail follows by the event stream: a new event arrives with no request for the events list', async () => {
+    const proxy = await RecordingProxy.start(s.apiBaseUrl);
+    try {
+      const tail = new Running(['tail', 'tailed', '--json'], {
+        ...env,
+        GRAPH_HISTORY_API_URL: proxy.baseUrl,
+      });
+      await waitUntil('the stream to open', async () =>
+        proxy.paths.some((p) => p.startsWith('/api/v1/graphs/gph_tailed/events/stream')),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      script.status('S', 'working', 'Streamed');
+      await s.load(key, 'tailed', script.take());
+      const [newest] = await client.events.list('gph_tailed', { limit: 1 }).toArray({ limit: 1 });
+      const lines = await tail.waitForLines(1);
+      expect(await tail.interrupt()).toBe(0);
+      expect(lines.map((l) => JSON.parse(l) as Event)).toEqual([newest]);
+      expect(proxy.paths).toEqual([
+        '/api/v1/graphs/gph_tailed',
+        '/api/v1/graphs/gph_tailed/events/stream',
+      ]);
+    } finally {
+      await proxy.stop();
+    }
   });
 });

@@ -1,99 +1,49 @@
-import {
-  type Event,
-  type FetchLike,
-  type FollowItem,
-  GraphHistory,
-  type RetentionGap,
-} from '@graph-history/client';
+import { type Event, type FetchLike, type FollowItem, GraphHistory } from '@graph-history/client';
 import { type IssuedKey, Services } from '../conformance/support/services';
-import { WatchScript } from '../conformance/support/watch-events';
 import { waitUntil } from '../support/wait';
-
-/** Each event's number: the session's title or the activity's summary, `n=<i>`. */
-const numberOf = (e: Event): number =>
-  Number(String(e.payload.summary ?? e.payload.title).slice(2));
+import { expectOnceInOrder, NumberedEvents, numberOf } from './support/numbered-events';
 
 /** events.follow while events are ingested and retention trims, against the started services. */
 describe('client: events.follow', () => {
   let s: Services;
   let key: IssuedKey;
-  /** Events sent so far, per graph key. */
-  const sentTo = new Map<string, number>();
   const statuses: number[] = [];
   const counting: FetchLike = async (url, init) => {
     const res = await fetch(url, init);
     if (url.includes('/events')) statuses.push(res.status);
     return res;
   };
+  /** A fetch whose answers have no body stream (a platform without streaming): follow polls. */
+  const unstreamed: FetchLike = async (url, init) => {
+    const res = await counting(url, init);
+    return { status: res.status, headers: res.headers, text: () => res.text() };
+  };
+  /** A server without the stream route (it answers 404 there): follow polls. */
+  const withoutStreams: FetchLike = (url, init) =>
+    counting(url.replace('/events/stream', '/events/stream-unknown'), init);
   let client: GraphHistory;
+  let polling: GraphHistory;
+  let send: (graphKey: string, count: number) => Promise<void>;
   /** The first event of gph_live, trimmed by the first test. */
   let liveFirstId = '';
-
-  /** Ingests `count` more numbered events and waits until the newest is readable. */
-  async function send(graphKey: string, count: number): Promise<void> {
-    const script = new WatchScript(Date.now() - 60 * 60_000, 1);
-    let sent = sentTo.get(graphKey) ?? 0;
-    for (let i = 0; i < count; i++) {
-      if (sent === 0) script.session('S', { title: 'n=0' });
-      else script.activity('S', `n=${sent}`);
-      sent += 1;
-    }
-    sentTo.set(graphKey, sent);
-    const events = script.events;
-    for (let i = 0; i < events.length; i += 1_000) {
-      const res = await s.ingest(graphKey, events.slice(i, i + 1_000), key.auth);
-      if (res.status !== 202) throw new Error(`ingest: ${res.status} ${res.text}`);
-    }
-    await waitUntil(`event n=${sent - 1} to be readable`, async () => {
-      const [newest] = await client.events
-        .list(`gph_${graphKey}`, { limit: 1 })
-        .toArray({ limit: 1 });
-      return newest !== undefined && numberOf(newest) === sent - 1;
-    });
-  }
 
   beforeAll(async () => {
     s = await Services.start();
     key = await s.createKey('follow');
     client = new GraphHistory({ apiKey: key.key, baseUrl: s.apiBaseUrl, fetch: counting });
+    polling = new GraphHistory({ apiKey: key.key, baseUrl: s.apiBaseUrl, fetch: unstreamed });
+    const numbered = new NumberedEvents(s, key, client);
+    send = (graphKey, count) => numbered.send(graphKey, count);
   }, 90_000);
   afterAll(() => s?.stop());
 
-  /**
-   * Every event yielded once, in order: the numbers run on by one, except across a gap, where the
-   * gap names the last event before it and the first after it.
-   */
-  function expectOnceInOrder(items: FollowItem[]): { events: Event[]; gaps: RetentionGap[] } {
-    const events: Event[] = [];
-    const gaps: RetentionGap[] = [];
-    let previous: Event | undefined;
-    let gap: RetentionGap | undefined;
-    for (const item of items) {
-      if (item.object === 'retention_gap') {
-        expect(item.after).toBe(previous?.id);
-        gap = item;
-        gaps.push(item);
-        continue;
-      }
-      if (gap) {
-        expect(item.id).toBe(gap.first_event_id);
-        expect(numberOf(item)).toBeGreaterThan(numberOf(previous!) + 1);
-      } else if (previous) expect(numberOf(item)).toBe(numberOf(previous) + 1);
-      gap = undefined;
-      previous = item;
-      events.push(item);
-    }
-    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
-    return { events, gaps };
-  }
-
-  it('yields each new event once, in order, reports a trimmed position as a gap, and stops on abort', async () => {
+  it('polling (no streaming fetch): yields each new event once, in order, reports a trimmed position as a gap, and stops on abort', async () => {
     await send('live', 50);
     const stop = new AbortController();
     const items: FollowItem[] = [];
     let trimmed = false;
     let sending: Promise<void> = Promise.resolve();
-    for await (const item of client.events.follow('gph_live', {
+    for await (const item of polling.events.follow('gph_live', {
       after: null,
       signal: stop.signal,
       pageSize: 100,
@@ -127,12 +77,17 @@ describe('client: events.follow', () => {
     expect(numberOf(events.at(-1)!)).toBe(2_649);
   }, 120_000);
 
-  it('starts after the newest event by default and polls an idle graph with If-None-Match', async () => {
+  it('polling (no stream route): starts after the newest event by default and polls an idle graph with If-None-Match', async () => {
     await send('idle', 3);
     const stop = new AbortController();
     const items: FollowItem[] = [];
+    const oldServer = new GraphHistory({
+      apiKey: key.key,
+      baseUrl: s.apiBaseUrl,
+      fetch: withoutStreams,
+    });
     const following = (async () => {
-      for await (const item of client.events.follow('gph_idle', {
+      for await (const item of oldServer.events.follow('gph_idle', {
         signal: stop.signal,
         minIntervalMs: 20,
         maxIntervalMs: 100,
@@ -190,5 +145,31 @@ describe('client: events.follow', () => {
       code: 'resource_missing',
       param: 'starting_after',
     });
+  }, 60_000);
+
+  it('follows by the event stream where it can: new events arrive with no list request', async () => {
+    const urls: string[] = [];
+    const follower = new GraphHistory({
+      apiKey: key.key,
+      baseUrl: s.apiBaseUrl,
+      fetch: (url, init) => {
+        urls.push(new URL(url).pathname);
+        return fetch(url, init);
+      },
+    });
+    const stop = new AbortController();
+    const items: FollowItem[] = [];
+    const following = (async () => {
+      for await (const item of follower.events.follow('gph_idle', { signal: stop.signal }))
+        items.push(item);
+    })();
+    await waitUntil('the stream to open', async () => urls.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await send('idle', 2);
+    await waitUntil('the two new events', async () => items.length === 2);
+    stop.abort();
+    await following;
+    expect(items.map((e) => numberOf(e as Event))).toEqual([5, 6]);
+    expect(urls).toEqual(['/api/v1/graphs/gph_idle', '/api/v1/graphs/gph_idle/events/stream']);
   }, 60_000);
 });

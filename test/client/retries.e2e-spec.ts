@@ -164,7 +164,9 @@ describe('client: retries', () => {
 
     beforeAll(async () => {
       const port = await freePort();
-      server = createServer((_req, res) => {
+      server = createServer((req, res) => {
+        // a server without event streams: events.follow then polls
+        if (req.url!.includes('/events/stream')) return void res.writeHead(404).end();
         requests += 1;
         (script.shift() ?? ok)(res);
       });

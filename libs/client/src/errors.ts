@@ -66,6 +66,10 @@ export class ApiError extends GraphHistoryError {}
 /** No answer: the network failed or the request timed out, after the client's retries ran out. */
 export class ConnectionError extends GraphHistoryError {}
 
+/** Failures worth trying again later: no answer, 5xx, 429 (after the client's own retries gave up). */
+export const isTransient = (err: unknown): boolean =>
+  err instanceof ConnectionError || err instanceof ApiError || err instanceof RateLimitError;
+
 const CLASS_BY_TYPE: Record<ErrorType, typeof GraphHistoryError> = {
   authentication_error: AuthenticationError,
   permission_error: PermissionError,

@@ -10,6 +10,7 @@ export {
   type ErrorDetails,
 } from './errors.js';
 export type { RetentionGap, FollowItem, FollowOptions } from './follow/follow-events.js';
+export type { StreamOptions } from './stream/stream-events.js';
 export type { FetchLike, FetchResponse } from './http/fetch-like.js';
 export type { RetryOptions } from './http/retry-policy.js';
 export type { RequestOptions } from './http/transport.js';

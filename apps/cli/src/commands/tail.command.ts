@@ -31,6 +31,7 @@ export function registerTailCommand(program: Command, io: CliIo): void {
         await reading(session, async () => {
           const after = await startingPoint(client, graphId, opts.asOf);
           const print = opts.json ? jsonLines() : readableLines(client, graphId);
+          // follow reads the graph's event stream (it polls only an API without one)
           const items = client.events.follow(graphId, {
             after,
             signal: stop.signal,

@@ -1,10 +1,9 @@
-import { ApiError, ConnectionError, InvalidRequestError, RateLimitError } from '../errors.js';
-import { EVENT_LIST, queryString } from '../http/query.js';
-import { sleep } from '../http/sleep.js';
-import type { Transport } from '../http/transport.js';
+import { InvalidRequestError } from '../errors.js';
+import { StreamingUnsupportedError, type Transport } from '../http/transport.js';
+import { startingPosition } from './starting-position.js';
+import { streamEvents } from '../stream/stream-events.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
-import type { Graph, List } from '../types/resources.js';
-import { graphPath } from '../resources/paths.js';
+import { pollEvents } from './poll-events.js';
 
 export interface FollowOptions<E extends EventListExpand = EventListExpand> {
   /**
@@ -14,13 +13,13 @@ export interface FollowOptions<E extends EventListExpand = EventListExpand> {
   after?: string | null;
   /** Stops following: the iteration then ends without an error. */
   signal?: AbortSignal;
-  /** Events per request while catching up (1 to 1,000). Default 100. */
+  /** When polling: events per request while catching up (1 to 1,000). Default 100. */
   pageSize?: number;
   /** Expansions of each event (`data.node`…), as for `events.list`. */
   expand?: readonly E[];
-  /** Wait after an empty poll; doubles while the graph stays idle. Default 250 ms. */
+  /** When polling: wait after an empty poll; doubles while the graph stays idle. Default 250 ms. */
   minIntervalMs?: number;
-  /** Longest wait between polls of an idle graph. Default 5,000 ms. */
+  /** When polling: longest wait between polls of an idle graph. Default 5,000 ms. */
   maxIntervalMs?: number;
 }
 
@@ -41,14 +40,14 @@ export interface RetentionGap {
 
 export type FollowItem<E extends string = never> = ExpandedEvent<E> | RetentionGap;
 
-/** Errors after which following goes on (after the client's own retries gave up). */
-const transient = (err: unknown): boolean =>
-  err instanceof ConnectionError || err instanceof ApiError || err instanceof RateLimitError;
+/** The server has no event stream (404/405), or this environment cannot read one. */
+const streamUnavailable = (err: unknown): boolean =>
+  err instanceof StreamingUnsupportedError ||
+  (err instanceof InvalidRequestError && (err.status === 404 || err.status === 405));
 
 /**
- * Polls `GET …/events?order=asc&starting_after=<position>`: pages follow each other at once while
- * there are more, then polls back off (doubling from `minIntervalMs` to `maxIntervalMs`), each
- * with `If-None-Match`, so an unchanged answer is an empty 304.
+ * Follows by the event stream (`events.stream`); where the stream answers 404/405 or the fetch
+ * cannot stream, polls the events list instead, from the last event yielded.
  */
 export async function* followEvents<E extends EventListExpand>(
   transport: Transport,
@@ -56,76 +55,26 @@ export async function* followEvents<E extends EventListExpand>(
   options: FollowOptions<E>,
 ): AsyncGenerator<FollowItem<E>, void, undefined> {
   const { signal } = options;
-  const minInterval = options.minIntervalMs ?? 250;
-  const maxInterval = options.maxIntervalMs ?? 5_000;
-  const eventsPath = (after: string | null) =>
-    `${graphPath(graphId)}/events${queryString(
-      {
-        order: 'asc',
-        limit: options.pageSize ?? 100,
-        startingAfter: after ?? undefined,
-        expand: options.expand,
-      },
-      EVENT_LIST,
-    )}`;
-  let idle = minInterval;
-  const rest = async () => {
-    await sleep(idle, signal);
-    idle = Math.min(idle * 2, maxInterval);
-  };
+  let position: string | null;
   try {
-    let position =
-      options.after !== undefined
-        ? options.after
-        : (await transport.get<Graph>(graphPath(graphId), { signal })).body!.retention
-            .last_event_id;
-    let etag: string | undefined;
-    for (;;) {
-      let page: List<ExpandedEvent<E>>;
-      try {
-        const answer = await transport.get<List<ExpandedEvent<E>>>(eventsPath(position), {
-          signal,
-          ifNoneMatch: etag,
-        });
-        if (answer.status === 304) {
-          await rest();
-          continue;
-        }
-        page = answer.body!;
-        etag = answer.etag ?? undefined;
-      } catch (err) {
-        if (
-          err instanceof InvalidRequestError &&
-          err.code === 'outside_retention_window' &&
-          position !== null
-        ) {
-          page = (await transport.get<List<ExpandedEvent<E>>>(eventsPath(null), { signal })).body!;
-          const first = page.data[0];
-          if (first === undefined) throw err;
-          yield {
-            object: 'retention_gap',
-            after: position,
-            first_event_id: first.id,
-            last_event_id: err.last_event_id ?? null,
-          };
-          etag = undefined;
-        } else if (transient(err) && !signal?.aborted) {
-          await rest();
-          continue;
-        } else throw err;
-      }
-      for (const event of page.data) {
-        yield event;
-        position = event.id;
-      }
-      if (page.data.length > 0) {
-        etag = undefined;
-        idle = minInterval;
-      }
-      if (!page.has_more) await rest();
-    }
+    position = await startingPosition(transport, graphId, options.after, signal);
   } catch (err) {
     if (signal?.aborted) return;
     throw err;
   }
+  try {
+    const { expand } = options;
+    for await (const item of streamEvents(transport, graphId, {
+      after: position,
+      expand,
+      signal,
+    })) {
+      yield item;
+      if (item.object === 'event') position = item.id;
+    }
+    return;
+  } catch (err) {
+    if (!streamUnavailable(err)) throw err;
+  }
+  yield* pollEvents(transport, graphId, { ...options, after: position });
 }

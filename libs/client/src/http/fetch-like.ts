@@ -11,4 +11,6 @@ export interface FetchResponse {
   status: number;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The body as it arrives; event streams need it (without it, `events.follow` polls). */
+  body?: ReadableStream<Uint8Array> | null;
 }

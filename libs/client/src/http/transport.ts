@@ -32,6 +32,15 @@ export interface TransportOptions {
   fetch: FetchLike;
 }
 
+/** An open `text/event-stream` answer; `close()` ends the request. */
+export interface OpenStream {
+  body: ReadableStream<Uint8Array>;
+  close(): void;
+}
+
+/** The fetch gives no readable body (an environment without streaming). */
+export class StreamingUnsupportedError extends TypeError {}
+
 /** GETs read API paths with the key, a timeout per attempt, retries, and typed errors. */
 export class Transport {
   private readonly baseUrl: string;
@@ -69,6 +78,66 @@ export class Transport {
       const delay = this.options.retry.delayMs(retry, failure.retryAfter ?? null);
       if (delay === null) throw failure;
       await sleep(delay, options.signal);
+    }
+  }
+
+  /**
+   * GET `path` as an event stream (one attempt, no retries: the caller reconnects), sending
+   * `Last-Event-ID` when given. `timeoutMs` bounds the wait for the answer's head only. Throws the
+   * typed error of an error answer, or StreamingUnsupportedError.
+   */
+  async openStream(
+    path: string,
+    options: RequestOptions & { lastEventId?: string },
+  ): Promise<OpenStream> {
+    const { signal } = options;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: 'text/event-stream',
+      'cache-control': 'no-cache',
+    };
+    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
+    const controller = new AbortController();
+    const close = () => {
+      signal?.removeEventListener('abort', forward);
+      controller.abort(signal?.reason ?? new Error('stream closed'));
+    };
+    const forward = () => controller.abort(signal!.reason);
+    if (signal?.aborted) forward();
+    signal?.addEventListener('abort', forward, { once: true });
+    const timer = setTimeout(
+      () => controller.abort(new Error(`timed out after ${this.options.timeoutMs} ms`)),
+      this.options.timeoutMs,
+    );
+    try {
+      const res = await this.options.fetch(`${this.baseUrl}${path}`, {
+        method: 'GET',
+        headers,
+        signal: controller.signal,
+      });
+      if (res.status < 200 || res.status >= 300) {
+        const body = parseJson(await res.text());
+        throw errorFromAnswer(body, {
+          status: res.status,
+          requestId: res.headers.get('request-id'),
+          retryAfter: parseRetryAfter(res.headers.get('retry-after')),
+        });
+      }
+      if (!/^text\/event-stream\b/.test(res.headers.get('content-type') ?? ''))
+        throw new StreamingUnsupportedError('The answer is not an event stream.');
+      if (typeof res.body?.getReader !== 'function')
+        throw new StreamingUnsupportedError(
+          'This fetch gives no readable response body, so event streams cannot be read.',
+        );
+      return { body: res.body, close };
+    } catch (err) {
+      const timeout: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
+      close();
+      if (err instanceof GraphHistoryError || err instanceof StreamingUnsupportedError) throw err;
+      if (signal?.aborted) throw signal.reason;
+      throw connectionError(timeout ?? err);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

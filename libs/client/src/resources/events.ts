@@ -1,6 +1,7 @@
 import { EVENT_LIST, queryString } from '../http/query.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import { followEvents, type FollowItem, type FollowOptions } from '../follow/follow-events.js';
+import { streamEvents, type StreamOptions } from '../stream/stream-events.js';
 import { PageList } from '../pagination/page-list.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
 import type { EventListParams } from '../types/params.js';
@@ -33,5 +34,18 @@ export class Events {
     options: FollowOptions<E> = {},
   ): AsyncGenerator<FollowItem<E>, void, undefined> {
     return followEvents(this.transport, graphId, options);
+  }
+
+  /**
+   * The graph's event stream (Server-Sent Events): each new event once and in order, reconnecting
+   * with the last event id after network failures and server ends, until `signal` aborts or the
+   * loop breaks. Yields a RetentionGap when the position was trimmed; throws the typed error of an
+   * `event: error` (e.g. AuthenticationError once the key is revoked).
+   */
+  stream<const E extends EventListExpand = never>(
+    graphId: string,
+    options: StreamOptions<E> = {},
+  ): AsyncGenerator<FollowItem<E>, void, undefined> {
+    return streamEvents(this.transport, graphId, options);
   }
 }

@@ -1,0 +1,138 @@
+import { errorFromAnswer, type GraphHistoryError, isTransient } from '../errors.js';
+import type { RetentionGap, FollowItem } from '../follow/follow-events.js';
+import { EVENT_LIST, queryString } from '../http/query.js';
+import { sleep } from '../http/sleep.js';
+import type { Transport } from '../http/transport.js';
+import { startingPosition } from '../follow/starting-position.js';
+import { graphPath } from '../resources/paths.js';
+import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
+import type { ErrorType, List } from '../types/resources.js';
+import { SseParser } from './sse-parser.js';
+import { readSse } from './sse-reader.js';
+
+export interface StreamOptions<E extends EventListExpand = EventListExpand> {
+  /**
+   * Where to start: an event id yields the events after it; `null` yields every retained event
+   * from the oldest; omitted yields only events newer than the graph's newest at the start.
+   */
+  after?: string | null;
+  /** Expansions of each event (`data.node`…), as for `events.list`. */
+  expand?: readonly E[];
+  /** Ends the stream: the iteration then ends without an error. */
+  signal?: AbortSignal;
+  /** Longest wait before reconnecting (it doubles from the server's `retry`, 1 s). Default 10,000 ms. */
+  maxRetryMs?: number;
+  /** Nothing received for this long (the server sends a heartbeat every 15 s): reconnect. Default 45,000 ms. */
+  idleTimeoutMs?: number;
+}
+
+/** The status a request would have been answered with, for an error message of the stream. */
+const STATUS_OF: Record<ErrorType, number> = {
+  authentication_error: 401,
+  permission_error: 403,
+  invalid_request_error: 400,
+  rate_limit_error: 429,
+  api_error: 500,
+};
+
+interface GapMessage {
+  first_event_id: string;
+  last_event_id: string | null;
+}
+
+/**
+ * `GET …/events/stream` (Server-Sent Events), reconnected with `Last-Event-ID` after a network
+ * failure, a silent connection, a server that ends the stream or an `api_error`, waiting the
+ * server's `retry` and doubling it while reconnecting fails. A trimmed position yields one
+ * RetentionGap; any other `event: error` throws its typed error.
+ */
+export async function* streamEvents<E extends EventListExpand>(
+  transport: Transport,
+  graphId: string,
+  options: StreamOptions<E>,
+): AsyncGenerator<FollowItem<E>, void, undefined> {
+  const { signal } = options;
+  const maxRetry = options.maxRetryMs ?? 10_000;
+  const idleTimeout = options.idleTimeoutMs ?? 45_000;
+  const path = `${graphPath(graphId)}/events/stream${queryString({ expand: options.expand }, EVENT_LIST)}`;
+  const parser = new SseParser();
+  let failures = 0;
+  const rest = async () => {
+    const step = Math.min(maxRetry, (parser.retryMs ?? 1_000) * 2 ** failures);
+    failures++;
+    await sleep(step / 2 + (Math.random() * step) / 2, signal);
+  };
+  try {
+    let position = await startingPosition(transport, graphId, options.after, signal);
+    if (position === null) {
+      const first = await oldestEvent(transport, graphId, options.expand, signal, rest);
+      yield first;
+      position = first.id;
+    }
+    /** The position a gap was yielded for: a reconnection before the next event repeats it. */
+    let gapAfter: string | null = null;
+    for (;;) {
+      try {
+        const open = await transport.openStream(path, { signal, lastEventId: position });
+        failures = 0;
+        for await (const message of readSse(open, parser, idleTimeout, signal)) {
+          if (message.event === 'message') {
+            const event = JSON.parse(message.data) as ExpandedEvent<E>;
+            yield event;
+            position = event.id;
+            gapAfter = null;
+          } else if (message.event === 'gap' && gapAfter !== position) {
+            const gap = JSON.parse(message.data) as GapMessage;
+            gapAfter = position;
+            yield {
+              object: 'retention_gap',
+              after: position,
+              first_event_id: gap.first_event_id,
+              last_event_id: gap.last_event_id ?? null,
+            } satisfies RetentionGap;
+          } else if (message.event === 'error') throw streamError(message.data);
+        }
+      } catch (err) {
+        if (!isTransient(err) || signal?.aborted) throw err;
+      }
+      await rest();
+    }
+  } catch (err) {
+    if (signal?.aborted) return;
+    throw err;
+  }
+}
+
+/** The oldest retained event, waiting (with `rest`) while the graph has none. */
+async function oldestEvent<E extends EventListExpand>(
+  transport: Transport,
+  graphId: string,
+  expand: readonly E[] | undefined,
+  signal: AbortSignal | undefined,
+  rest: () => Promise<void>,
+): Promise<ExpandedEvent<E>> {
+  const path = `${graphPath(graphId)}/events${queryString({ order: 'asc', limit: 1, expand }, EVENT_LIST)}`;
+  for (;;) {
+    const [first] = (await transport.get<List<ExpandedEvent<E>>>(path, { signal })).body!.data;
+    if (first) return first;
+    await rest();
+  }
+}
+
+/** The typed error of an `event: error` message (its data is the error envelope). */
+function streamError(data: string): GraphHistoryError {
+  let body: { error?: { type?: ErrorType; code?: string } } | undefined;
+  try {
+    body = JSON.parse(data) as typeof body;
+  } catch {
+    body = undefined;
+  }
+  const type = body?.error?.type;
+  const status =
+    body?.error?.code === 'resource_missing'
+      ? 404
+      : type && type in STATUS_OF
+        ? STATUS_OF[type]
+        : 500;
+  return errorFromAnswer(body, { status, requestId: null, retryAfter: null });
+}
