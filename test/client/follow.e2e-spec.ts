@@ -172,4 +172,30 @@ describe('client: events.follow', () => {
     expect(items.map((e) => numberOf(e as Event))).toEqual([5, 6]);
     expect(urls).toEqual(['/api/v1/graphs/gph_idle', '/api/v1/graphs/gph_idle/events/stream']);
   }, 60_000);
+
+  it('events.poll reads the list and never the stream', async () => {
+    const urls: string[] = [];
+    const poller = new GraphHistory({
+      apiKey: key.key,
+      baseUrl: s.apiBaseUrl,
+      fetch: (url, init) => {
+        urls.push(new URL(url).pathname);
+        return fetch(url, init);
+      },
+    });
+    const stop = new AbortController();
+    const items: FollowItem[] = [];
+    const polling = (async () => {
+      for await (const item of poller.events.poll('gph_idle', { signal: stop.signal }))
+        items.push(item);
+    })();
+    await waitUntil('the first poll', async () => urls.length >= 2);
+    await send('idle', 1);
+    await waitUntil('the new event', async () => items.length === 1);
+    stop.abort();
+    await polling;
+    expect(items.map((e) => numberOf(e as Event))).toEqual([7]);
+    expect(urls).not.toContain('/api/v1/graphs/gph_idle/events/stream');
+    expect(urls).toContain('/api/v1/graphs/gph_idle/events');
+  }, 60_000);
 });

@@ -98,7 +98,7 @@ export function clientShareApi(
         after,
         signal,
         (from, spell) =>
-          client.events.follow(graphId, {
+          client.events.poll(graphId, {
             after: from,
             signal: spell,
             pageSize: PAGE,

@@ -1,6 +1,7 @@
 import { EVENT_LIST, queryString } from '../http/query.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import { followEvents, type FollowItem, type FollowOptions } from '../follow/follow-events.js';
+import { pollEvents } from '../follow/poll-events.js';
 import { streamEvents, type StreamOptions } from '../stream/stream-events.js';
 import { PageList } from '../pagination/page-list.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
@@ -47,5 +48,17 @@ export class Events {
     options: StreamOptions<E> = {},
   ): AsyncGenerator<FollowItem<E>, void, undefined> {
     return streamEvents(this.transport, graphId, options);
+  }
+
+  /**
+   * `follow` without the stream: polls the events list (conditional requests, backing off while
+   * the graph is idle). For a client that cannot hold a stream open, or one standing in while the
+   * stream keeps failing (the viewer does).
+   */
+  poll<const E extends EventListExpand = never>(
+    graphId: string,
+    options: FollowOptions<E> = {},
+  ): AsyncGenerator<FollowItem<E>, void, undefined> {
+    return pollEvents(this.transport, graphId, options);
   }
 }
