@@ -37,6 +37,17 @@ describe('client: events.follow', () => {
   }, 90_000);
   afterAll(() => s?.stop());
 
+  /** A client that records the path of every request it sends into `urls`. */
+  const recordingClient = (urls: string[]) =>
+    new GraphHistory({
+      apiKey: key.key,
+      baseUrl: s.apiBaseUrl,
+      fetch: (url, init) => {
+        urls.push(new URL(url).pathname);
+        return fetch(url, init);
+      },
+    });
+
   it('polling (no streaming fetch): yields each new event once, in order, reports a trimmed position as a gap, and stops on abort', async () => {
     await send('live', 50);
     const stop = new AbortController();
@@ -149,14 +160,7 @@ describe('client: events.follow', () => {
 
   it('follows by the event stream where it can: new events arrive with no list request', async () => {
     const urls: string[] = [];
-    const follower = new GraphHistory({
-      apiKey: key.key,
-      baseUrl: s.apiBaseUrl,
-      fetch: (url, init) => {
-        urls.push(new URL(url).pathname);
-        return fetch(url, init);
-      },
-    });
+    const follower = recordingClient(urls);
     const stop = new AbortController();
     const items: FollowItem[] = [];
     const following = (async () => {
@@ -175,14 +179,7 @@ describe('client: events.follow', () => {
 
   it('events.poll reads the list and never the stream', async () => {
     const urls: string[] = [];
-    const poller = new GraphHistory({
-      apiKey: key.key,
-      baseUrl: s.apiBaseUrl,
-      fetch: (url, init) => {
-        urls.push(new URL(url).pathname);
-        return fetch(url, init);
-      },
-    });
+    const poller = recordingClient(urls);
     const stop = new AbortController();
     const items: FollowItem[] = [];
     const polling = (async () => {
