@@ -47,6 +47,7 @@ describe('FairShare.admit', () => {
       new KeyRateLimiter(redis, limits, `${prefix}acct`, degradation),
       concurrency,
       metrics,
+      4 * 1024 * 1024,
     );
   };
 

@@ -40,7 +40,7 @@ describe('quarantine of a graph whose apply fails, whatever threw', () => {
     const run = validRun('pg-data', 40);
     // `created` beyond bigint: an event an older validator let through; the commit fails on it
     const bad = watchEvent('pg-data-bad', 'status', 'pg-data-s', { state: 'idle' }, 1e19);
-    const stored = [...run.slice(10, 25), bad as WatchEvent, ...run.slice(25)];
+    const stored = [...run.slice(10, 25), bad as unknown as WatchEvent, ...run.slice(25)];
     const graphId = await graphWith('pg-data', 10, []);
     for (const event of stored) await storeUnchecked(t.db, graphId, event);
 
@@ -111,7 +111,9 @@ describe('quarantine of a graph whose apply fails, whatever threw', () => {
   });
 
   it('quarantines at a stored spawn deeper than the tree allows (stored before the limit)', async () => {
-    const chain: WatchEvent[] = [watchEvent('deep-0', 'session.started', 'deep-s') as WatchEvent];
+    const chain: WatchEvent[] = [
+      watchEvent('deep-0', 'session.started', 'deep-s') as unknown as WatchEvent,
+    ];
     for (let i = 1; i <= LIMITS.treeDepth; i++) {
       const parent = i === 1 ? 'deep-s' : `deep-s/${i - 1}`;
       chain.push(
@@ -119,7 +121,7 @@ describe('quarantine of a graph whose apply fails, whatever threw', () => {
           parent,
           agent_type: 't',
           purpose: 'p',
-        }) as WatchEvent,
+        }) as unknown as WatchEvent,
       );
     }
     const { graphId } = await seedGraph(t.db, { graphKey: 'deep', events: chain });

@@ -28,17 +28,9 @@ describe('viewer: default rate limits', () => {
     await h.signedIn('/graphs/gph_busy', h.api.secret, page);
     await page.waitForSelector('[role=treeitem]');
     // the scrubber's range spans every retained event once they are all loaded
-    await page.waitForFunction(
-      () => document.querySelector<HTMLInputElement>('.scrubber input[type=range]')?.max === '1999',
-      undefined,
-      { timeout: 30_000 },
-    );
+    await page.waitForSelector('.scrubber input[type=range][max="1999"]', { timeout: 30_000 });
     await page.reload();
-    await page.waitForFunction(
-      () => document.querySelector<HTMLInputElement>('.scrubber input[type=range]')?.max === '1999',
-      undefined,
-      { timeout: 30_000 },
-    );
+    await page.waitForSelector('.scrubber input[type=range][max="1999"]', { timeout: 30_000 });
     await screenshot(page, 'rate-limits-2000-events');
     expect(refused).toEqual([]);
   }, 90_000);

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { codexAdapter } from '@graph-history/adapters';
 import { CodexFinder } from '@graph-history/cli/watch/codex-finder';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
-import { registerWatchCommand } from '@graph-history/cli/watch/watch.command';
+import { createProgram } from '@graph-history/cli/cli';
 import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { claudeProjectName } from '@graph-history/cli/watch/projects';
-import { Command } from 'commander';
 import { captureIo } from './support/capture-io';
 import { CODEX_FIXTURES, codexFacts, rootOf } from './support/codex-facts';
 import { FIXTURES } from './support/fixture-lines';
@@ -28,9 +27,7 @@ describe('watch --once over Codex rollouts, read back through the API', () => {
       GRAPH_HISTORY_URL: suite.stack.ingestor.baseUrl,
       GRAPH_HISTORY_KEY: suite.stack.key.key,
     });
-    const program = new Command('graph-history').exitOverride();
-    registerWatchCommand(program, io);
-    await program.parseAsync(['watch', '--once', ...args], { from: 'user' });
+    await createProgram(io).parseAsync(['watch', '--once', ...args], { from: 'user' });
     expect(io.err()).toBe('');
     return io.out();
   }

@@ -1,9 +1,8 @@
 import Redis from 'ioredis';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { decodeId } from '@graph-history/domain';
+import { decodeId, type WatchEvent } from '@graph-history/domain';
 import { publishAppliedEvents } from '@graph-history/http';
 import { ApiHarness } from '../../api/support/api-harness';
-import type { WatchEvent } from '../../api/support/watch-events';
 import { testQueuePrefix } from '../../support/redis-keys';
 import { launchChromium } from './browser';
 import { demoShare } from './demo-share';

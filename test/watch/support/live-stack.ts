@@ -134,18 +134,22 @@ export class LiveStack {
   }
 
   /** Every node of a graph (up to 1,000). */
+  /** Every node of a graph now, following `has_more` (a page may end early: tokens, bytes). */
   async nodes(graph: string): Promise<ApiNode[]> {
-    return (await this.read<{ data: ApiNode[] }>(`/graphs/gph_${graph}/nodes?limit=1000`)).data;
+    return this.everyPage<ApiNode>(`/graphs/gph_${graph}/nodes?limit=1000`);
   }
 
   /** Every retained event of a graph, oldest first. */
   async events(graph: string): Promise<ApiEvent[]> {
-    const out: ApiEvent[] = [];
+    return this.everyPage<ApiEvent>(`/graphs/gph_${graph}/events?order=asc&limit=1000`);
+  }
+
+  /** Every item of the list at `path`, page after page. */
+  private async everyPage<T extends { id: string }>(path: string): Promise<T[]> {
+    const out: T[] = [];
     for (;;) {
       const after = out.length > 0 ? `&starting_after=${out[out.length - 1]!.id}` : '';
-      const page = await this.read<{ data: ApiEvent[]; has_more: boolean }>(
-        `/graphs/gph_${graph}/events?order=asc&limit=1000${after}`,
-      );
+      const page = await this.read<{ data: T[]; has_more: boolean }>(`${path}${after}`);
       out.push(...page.data);
       if (!page.has_more) return out;
     }
