@@ -55,6 +55,10 @@ export class IngestorProcess {
         METRICS_TOKEN: TEST_METRICS_TOKEN,
         INGEST_PORT: String(port),
         LOG_LEVEL: env.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'warn',
+        // these processes are for fault tests, which re-send whole runs at once: the per-account
+        // ingest limit (ingest-rate-limit.e2e-spec.ts) is out of their way
+        INGEST_EVENTS_PER_SECOND: '1000000',
+        INGEST_EVENTS_BURST: '1000000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
