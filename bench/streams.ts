@@ -109,6 +109,12 @@ async function main(): Promise<void> {
       RATE_LIMIT_BURST: '1000000',
       ACCOUNT_RATE_LIMIT: '1000000',
       ACCOUNT_RATE_BURST: '1000000',
+      // every subscriber connects from 127.0.0.1: the per-address cap would refuse all but 256
+      MAX_CLIENT_CONNECTIONS: '20000',
+      MAX_CONNECTIONS: '20000',
+      INGEST_EVENTS_PER_SECOND: '1000000',
+      INGEST_EVENTS_BURST: '1000000',
+      ACCOUNT_MAX_GRAPHS: '100000',
     };
     const ingestPort = await freePort();
     const apiPort = await freePort();
