@@ -47,6 +47,9 @@ async function main(): Promise<void> {
         INGEST_PORT: String(port),
         QUEUE_PREFIX: 'gh-bench-outage',
         LOG_LEVEL: 'warn',
+        // it offers 1,000 events/s from one account: the per-account ingest limit is not measured here
+        INGEST_EVENTS_PER_SECOND: '1000000',
+        INGEST_EVENTS_BURST: '1000000',
       },
       `http://127.0.0.1:${port}/readyz`,
     );
