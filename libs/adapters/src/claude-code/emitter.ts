@@ -5,6 +5,7 @@ import {
   type WatchEventType,
 } from '@graph-history/domain';
 import { eventKey } from '../event-key';
+import { eventSource } from '../event-source';
 import { getOwn, setOwn } from '../own-record';
 import type { ParsedLine } from './line';
 import { type NodeMemo, type SessionMemo, newNodeMemo } from './state';
@@ -12,6 +13,7 @@ import { type NodeMemo, type SessionMemo, newNodeMemo } from './state';
 export const PROVIDER = 'claude-code';
 export const ADAPTER_NAME = 'claude-code-jsonl';
 export const ADAPTER_VERSION = 1;
+const ADAPTER = { name: ADAPTER_NAME, version: ADAPTER_VERSION };
 
 /** At most one `activity` per node in this much transcript time; other events are never held back. */
 export const ACTIVITY_INTERVAL_MS = 15_000;
@@ -120,11 +122,7 @@ export class Emitter {
       type,
       created,
       node,
-      source: {
-        provider: PROVIDER,
-        provider_version: providerVersion,
-        adapter: `${ADAPTER_NAME}/${ADAPTER_VERSION}`,
-      },
+      source: eventSource(PROVIDER, ADAPTER, providerVersion),
       payload,
     } as WatchEvent);
   }

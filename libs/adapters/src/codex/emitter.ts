@@ -1,5 +1,6 @@
 import { type PayloadOf, type WatchEvent, type WatchEventType } from '@graph-history/domain';
 import { eventKey } from '../event-key';
+import { eventSource } from '../event-source';
 import type { RolloutLine } from './rollout-line';
 import type { ThreadMemo } from './state';
 
@@ -12,11 +13,7 @@ export const CODEX_ACTIVITY_INTERVAL_MS = 15_000;
 
 type NodeEventType = Exclude<WatchEventType, 'session.started' | 'agent.spawned'>;
 
-const source = (version: string | undefined) => ({
-  provider: PROVIDER,
-  provider_version: version ?? 'unknown',
-  adapter: `${ADAPTER_NAME}/${ADAPTER_VERSION}`,
-});
+const ADAPTER = { name: ADAPTER_NAME, version: ADAPTER_VERSION };
 
 /**
  * Emits the events of one rollout line on created, live nodes only. Keys are
@@ -76,7 +73,7 @@ function pushEvent(
   event: { key: string; type: WatchEventType; created: number; node: string; payload: object },
   version: string | undefined,
 ): void {
-  out.push({ ...event, source: source(version) } as WatchEvent);
+  out.push({ ...event, source: eventSource(PROVIDER, ADAPTER, version) } as WatchEvent);
 }
 
 type Creation =
