@@ -34,6 +34,8 @@ describe('viewer: rough edges', () => {
     expect(await badge.innerText()).not.toMatch(/\bLive\b/);
     expect(await badge.innerText()).toContain(year);
     expect(await page.locator('.scrub-label').innerText()).toContain(year);
+    // the scrubber's Live toggle is not lit either
+    expect(await page.locator('.scrubber button.live-on').count()).toBe(0);
     await screenshot(page, 'quiet-share');
   });
 

@@ -40,7 +40,8 @@ export function Scrubber(p: Props) {
       </span>
       <button
         type="button"
-        class={p.index === null ? 'live-on' : ''}
+        // following the newest of a quiet share is not shown as live (green)
+        class={p.index === null && quietSince(e?.created) === null ? 'live-on' : ''}
         onClick={p.onLive}
         aria-pressed={p.index === null}
       >
