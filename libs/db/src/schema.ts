@@ -184,6 +184,18 @@ export interface IdKeyTable {
   key: Buffer;
 }
 
+/** What an applied event changed that a person should know (migration 0014). */
+export interface NoticesTable {
+  notice_no: Generated<number>;
+  account_id: number;
+  graph_id: number;
+  node_no: number | null;
+  seq: number | null;
+  type: string;
+  created: number;
+  body: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   account_quotas: AccountQuotasTable;
@@ -201,4 +213,5 @@ export interface Database {
   waits: WaitsTable;
   messages: MessagesTable;
   id_key: IdKeyTable;
+  notices: NoticesTable;
 }
