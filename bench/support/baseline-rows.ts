@@ -3,16 +3,15 @@ import type { Db } from '@graph-history/db';
 
 /**
  * The baseline's rows (bench/api-baseline-server.ts): each node version as a jsonb of a node's
- * size, keyed as node_versions. Versions written since migration 0009 keep their JSON only as
- * text (`public_json`, `rec` null), so the jsonb is `rec` where a row has one, else that text.
- * Built once per bench database (a reseed recreates the database).
+ * size, keyed as node_versions: each version's stored JSON (`public_json`) as jsonb. Built once
+ * per bench database (a reseed recreates the database).
  */
 export async function ensureBaselineRows(db: Db): Promise<void> {
   const found = await sql<{ t: string | null }>`
     select to_regclass('bench_baseline_rows')::text as t`.execute(db);
   if (found.rows[0]?.t) return;
   await sql`create table bench_baseline_rows as
-    select graph_id, node_no, valid_from, coalesce(rec, public_json::jsonb) as doc
+    select graph_id, node_no, valid_from, public_json::jsonb as doc
     from node_versions`.execute(db);
   await sql`alter table bench_baseline_rows
     add primary key (graph_id, node_no, valid_from)`.execute(db);

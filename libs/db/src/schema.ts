@@ -1,11 +1,5 @@
 import { ColumnType, Generated } from 'kysely';
-import type {
-  EventSource,
-  StoredGraphCounts,
-  StoredNodeRecord,
-  TaskItem,
-  ChangeEntry,
-} from '@graph-history/domain';
+import type { StoredGraphCounts, TaskItem } from '@graph-history/domain';
 
 type Json<T> = ColumnType<T, string | T, string | T>;
 
@@ -98,14 +92,10 @@ export interface EventsTable {
   type: string;
   created: number;
   node_no: number;
-  /** source, payload and changes: null on rows of migration 0009 on (in public_json only). */
-  source: Json<EventSource> | null;
-  payload: Json<Record<string, unknown>> | null;
-  changes: Json<ChangeEntry[]> | null;
   counts: Json<StoredGraphCounts>;
   applied: number;
-  /** The read API's Event as JSON (storedEventJson); null on rows older than migration 0008. */
-  public_json: string | null;
+  /** The read API's Event as JSON (storedEventJson): its `source`, `payload` and `changes`. */
+  public_json: string;
   /**
    * Working nodes as of the previous event last touched at or after this event's `created` minus
    * `stale_after_ms` (the threshold the apply used): those not stale just before this event.
@@ -127,15 +117,10 @@ export interface NodeVersionsTable {
   last_event: number;
   /** valid_from of the node's next version; null while this one is current. */
   superseded_seq: number | null;
-  /**
-   * The record as jsonb on rows older than migration 0009 (null since: the record is rebuilt
-   * from public_json, sort_key and created_seq). Read through storedNodeRecord.
-   */
-  rec: Json<StoredNodeRecord> | null;
-  /** The record's createdSeq, on rows of migration 0009 on. */
-  created_seq: number | null;
-  /** The read API's Node as JSON (storedNodeJson); null on rows older than migration 0008. */
-  public_json: string | null;
+  /** The record's createdSeq, the one field its public JSON lacks. */
+  created_seq: number;
+  /** The read API's Node as JSON (storedNodeJson): the record is rebuilt from it (nodeRecordFromJson). */
+  public_json: string;
 }
 
 export interface TaskSnapshotsTable {

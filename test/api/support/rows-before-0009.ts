@@ -9,8 +9,10 @@ import type { Db } from '@graph-history/db';
 
 /**
  * Gives the stored rows of a graph seeded from `events` the jsonb columns the apply wrote before
- * migration 0009 (version `rec`, event `source`, `payload`, `changes`), from a replay of the
- * reducer (not from the stored JSON): rows `pick` selects by (node number or 0 for an event, seq).
+ * migration 0009 (version `rec`, event `source`, `payload`, `changes`; a version had no
+ * `created_seq`), from a replay of the reducer (not from the stored JSON): rows `pick` selects by
+ * (node number or 0 for an event, seq). The columns must exist: migration 0017's `down` brings
+ * them back.
  */
 export async function writeRowsAsBefore0009(
   db: Db,
@@ -35,7 +37,7 @@ export async function writeRowsAsBefore0009(
     rows.payload.push(JSON.stringify(e.payload));
     changes.push(JSON.stringify(e.changes));
   });
-  await sql`update node_versions v set rec = x.rec::jsonb
+  await sql`update node_versions v set rec = x.rec::jsonb, created_seq = null
     from unnest(${versions.nodeNos}::int[], ${versions.seqs}::bigint[], ${versions.recs}::text[])
       as x(node_no, valid_from, rec)
     where v.graph_id = ${graphId} and v.node_no = x.node_no and v.valid_from = x.valid_from`.execute(

@@ -1,10 +1,8 @@
-import { sql } from 'kysely';
 import { storedEventJson, storedNodeJson } from '@graph-history/domain';
 import { EventPageQuery, EventReadRepository, EventWithNode } from '@graph-history/db';
 import { EventScript } from '../../api/support/watch-events';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 import { seedHistory, SeededHistory } from '../support/seeded-history';
-import { writeRowsAsBefore0009 } from '../../api/support/rows-before-0009';
 
 /** EventReadRepository on the real database, against what the reducer stored for each event. */
 describe('EventReadRepository', () => {
@@ -124,17 +122,15 @@ describe('EventReadRepository', () => {
     const asStored = (graphId: number, { node, nextCreated, ...e }: EventWithNode) => ({
       seq: e.seq,
       json: storedEventJson(graphId, e),
-      row: null,
       node: node && {
         state: node.state,
         lastEvent: node.lastEvent,
         json: storedNodeJson(graphId, node),
-        rec: null,
       },
       nextCreated,
     });
 
-    it('gives each event and its node as the apply stored them, the rest as the rows', async () => {
+    it('gives each event and its node as the apply stored them', async () => {
       for (const q of queries(h)) {
         const { rows } = await repo.pageWithNodes(q);
         expect(await repo.pageJsonWithNodes(q)).toEqual({
@@ -142,41 +138,10 @@ describe('EventReadRepository', () => {
           cut: false,
         });
         expect(await repo.pageJson(q)).toEqual({
-          rows: rows.map((r) => ({ seq: r.seq, json: asStored(h.graphId, r).json, row: null })),
+          rows: rows.map((r) => ({ seq: r.seq, json: asStored(h.graphId, r).json })),
           cut: false,
         });
       }
-    });
-
-    it('reads a page of which a row has no stored JSON from the rows', async () => {
-      const s = new EventScript(1_700_000_000_000, 1_000);
-      s.session('S').agent('S/a', 'S').status('S/a', 'idle').ended('S/a');
-      const old = await seedHistory(t.db, 'older', s.events);
-      // event 2 and the versions of event 3 as rows written before stored JSON hold them
-      await writeRowsAsBefore0009(t.db, old.graphId, s.events, (nodeNo, seq) =>
-        nodeNo === 0 ? seq === 2 : seq === 3,
-      );
-      await sql`update events set public_json = null
-        where graph_id = ${old.graphId} and seq = 2`.execute(t.db);
-      await sql`update node_versions set public_json = null
-        where graph_id = ${old.graphId} and valid_from = 3`.execute(t.db);
-      const [q] = queries(old);
-      const { rows } = await repo.pageWithNodes(q!);
-      const { rows: json } = await repo.pageJsonWithNodes(q!);
-      expect(json.map((e) => [e.seq, e.json === null, e.node?.json === null])).toEqual([
-        [1, false, false],
-        [2, true, false],
-        [3, false, true],
-        [4, false, false],
-      ]);
-      expect(json[1]!.row).toEqual(expect.objectContaining({ seq: 2, type: rows[1]!.type }));
-      expect(json[2]!.node?.rec).toEqual(rows[2]!.node);
-      expect((await repo.pageJson(q!)).rows.map((e) => e.json === null)).toEqual([
-        false,
-        true,
-        false,
-        false,
-      ]);
     });
   });
 });

@@ -1,13 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  decodeId,
-  eventId,
-  eventJsonIn,
-  jsonStringBody,
-  presentEvent,
-  withDataNode,
-} from '@graph-history/domain';
-import { EventJsonOrRow, EventReadRepository, EventWithNode, GraphHead } from '@graph-history/db';
+import { decodeId, eventId, eventJsonIn, jsonStringBody, presentEvent } from '@graph-history/domain';
+import { EventReadRepository, EventWithNode, GraphHead } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { MomentService } from '../as-of/moment.service';
@@ -105,7 +98,7 @@ export class EventListService {
         limit,
         reversed,
       );
-      const items = data.map((e) => ({ seq: e.seq, json: this.eventJson(graph, keyJson, e) }));
+      const items = data.map((e) => ({ seq: e.seq, json: eventJsonIn(e.json, keyJson) }));
       return { ...head, hasMore, items };
     }
     if (query.expand.tree.size === 0) {
@@ -116,9 +109,8 @@ export class EventListService {
       );
       const items = data.map((e) => {
         const node =
-          e.node &&
-          this.presenter.presentJson(graph, keyJson, e.node, this.momentOf(graph, e, now));
-        return { seq: e.seq, json: this.eventJson(graph, keyJson, e, node) };
+          e.node && this.presenter.presentJson(keyJson, e.node, this.momentOf(graph, e, now));
+        return { seq: e.seq, json: eventJsonIn(e.json, keyJson, node) };
       });
       return { ...head, hasMore, items };
     }
@@ -148,18 +140,6 @@ export class EventListService {
     if (seq > moment.seq)
       throw resourceMissing(param, `${id} is after as_of, so it is not in this list.`);
     return seq;
-  }
-
-  /** An event as JSON text; with `nodeJson` (JSON text or null), with `data.node`. */
-  private eventJson(
-    graph: GraphHead,
-    keyJson: string,
-    e: EventJsonOrRow,
-    nodeJson?: string | null,
-  ): string {
-    if (e.json !== null) return eventJsonIn(e.json, keyJson, nodeJson);
-    const json = JSON.stringify(presentEvent(graph.graphId, graph.graphKey, e.row));
-    return nodeJson === undefined ? json : withDataNode(json, nodeJson);
   }
 
   /** The moment an event's node is shown at: just after the event (its stale judged then). */

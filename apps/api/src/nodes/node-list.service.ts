@@ -58,7 +58,7 @@ export class NodeListService {
       const rows = moment.seq === 0 ? NO_ROWS : await this.nodes.pageJson(pageQuery);
       const { data, hasMore } = takePage(rows, limit, before !== undefined);
       const keyJson = jsonStringBody(graph.graphKey);
-      const items = data.map((n) => this.presenter.presentJson(graph, keyJson, n, moment));
+      const items = data.map((n) => this.presenter.presentJson(keyJson, n, moment));
       return listJson(url, moment.eventId, hasMore, items);
     }
     const rows = moment.seq === 0 ? NO_ROWS : await this.nodes.page(pageQuery);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { decodeId, jsonStringBody, type NodeRecord, type PublicNode } from '@graph-history/domain';
-import { NodeJsonOrRecord, NodeReadRepository } from '@graph-history/db';
+import { decodeId, jsonStringBody, type PublicNode } from '@graph-history/domain';
+import { NodeReadRepository } from '@graph-history/db';
 import { Principal } from '@graph-history/http';
 import { MomentService } from '../as-of/moment.service';
 import { ExpandBudget, MAX_EXPANDED_OBJECTS } from '../expand/expand-budget';
@@ -46,15 +46,17 @@ export class NodeReadService {
     const moment = await this.moments.resolve(graph, asOf, Date.now(), prefetched);
     // the prefetched version is the node only when the id names a node of this graph (else
     // lookup.find answers 404)
-    const node =
+    const found =
       prefetched.seq === moment.seq &&
       prefetched.node !== null &&
-      decoded?.graphId === graph.graphId
-        ? prefetched.node
-        : asRecord(await this.lookup.find(graph, moment, nodeId, 'node_id'));
-    if (plain)
-      return this.presenter.presentJson(graph, jsonStringBody(graph.graphKey), node, moment);
-    const slot = nodeSlot(node.rec!, moment, query.expand.tree ?? undefined);
+      decoded?.graphId === graph.graphId;
+    if (plain && found)
+      return this.presenter.presentJson(jsonStringBody(graph.graphKey), prefetched.node!, moment);
+    const rec = found
+      ? prefetched.record!
+      : await this.lookup.find(graph, moment, nodeId, 'node_id');
+    const slot = nodeSlot(rec, moment, query.expand.tree ?? undefined);
+    if (plain) return JSON.stringify(this.presenter.present(graph, slot));
     await this.expander.expand(
       graph,
       [slot],
@@ -64,10 +66,3 @@ export class NodeReadService {
     return this.presenter.present(graph, slot);
   }
 }
-
-const asRecord = (rec: NodeRecord): NodeJsonOrRecord => ({
-  state: rec.state,
-  lastEvent: rec.lastEvent,
-  json: null,
-  rec,
-});

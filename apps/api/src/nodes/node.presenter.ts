@@ -10,10 +10,10 @@ import {
   toPublicNode,
   type PublicNode,
 } from '@graph-history/domain';
-import { GraphHead, NodeJsonOrRecord } from '@graph-history/db';
+import { GraphHead, NodeJson } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import type { Moment } from '../as-of/moment';
-import { Expanded, nodeSlot, NodeSlot } from '../expand/node-slot';
+import { Expanded, NodeSlot } from '../expand/node-slot';
 import { listEnvelope } from '../lists/list-envelope';
 
 type GraphNames = Pick<GraphHead, 'graphId' | 'graphKey'>;
@@ -49,17 +49,9 @@ export class NodePresenter {
 
   /**
    * A node without expansions as JSON text at `moment`: its stored JSON with the per-read fields
-   * filled in, or the presented record (rows older than the stored JSON). `graphKeyJson` is
-   * jsonStringBody of the graph's key.
+   * filled in. `graphKeyJson` is jsonStringBody of the graph's key.
    */
-  presentJson(
-    graph: GraphNames,
-    graphKeyJson: string,
-    node: NodeJsonOrRecord,
-    moment: Moment,
-  ): string {
-    if (node.json === null)
-      return JSON.stringify(this.present(graph, nodeSlot(node.rec, moment, undefined)));
+  presentJson(graphKeyJson: string, node: NodeJson, moment: Moment): string {
     const { eventId, at } = moment;
     if (eventId === null) throw new Error('A node is never shown before its graph’s first event.');
     return nodeJsonAt(

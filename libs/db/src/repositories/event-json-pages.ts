@@ -1,15 +1,15 @@
-import type { NodeState } from '@graph-history/domain';
 import { sql } from 'kysely';
 import type { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
 import type {
   BoundedEventPageQuery,
-  EventJsonOrRow,
+  EventJson,
   EventJsonWithNode,
   EventPageQuery,
 } from './event-read.repository';
 import { eventsPage, pageWithNodesQuery } from './event-page-queries';
 import { nextCreatedOf } from './next-created';
+import { nodeJsonOf } from './node-json-row';
 import { rowFields, rowText } from './page-text';
 import { byteColumns, ifFits, fitsIn, readIn, type SizedPage } from './page-bytes';
 
@@ -35,7 +35,7 @@ const eventsText = (direction: Direction) =>
     db
       .selectFrom(
         db
-          .selectFrom(eventsPage(db, { ...arg, objects: sql.lit(false) }, direction).as('e'))
+          .selectFrom(eventsPage(db, arg, direction).as('e'))
           .select(['e.seq', 'e.created', 'e.public_json'])
           .select(byteColumns(sql`octet_length(e.public_json)`, sql.ref('e.seq'), direction))
           .as('s'),
@@ -63,9 +63,7 @@ const eventsWithNodesText = (direction: Direction) =>
     db
       .selectFrom(
         db
-          .selectFrom(
-            pageWithNodesQuery(db, { ...arg, objects: sql.lit(false) }, direction).as('p'),
-          )
+          .selectFrom(pageWithNodesQuery(db, arg, direction).as('p'))
           .selectAll('p')
           .select(
             byteColumns(
@@ -93,20 +91,16 @@ const statements = {
   withNodes: { asc: eventsWithNodesText('asc'), desc: eventsWithNodesText('desc') },
 };
 
-/**
- * The page's events as their stored JSON, in scan order; null when one of them has none (rows
- * written before it existed: the rows statement reads the page then).
- */
+/** The page's events as their stored JSON, in scan order. */
 export async function eventsJsonPage(
   db: Db,
   q: BoundedEventPageQuery,
-): Promise<SizedPage<EventJsonOrRow> | null> {
-  const out: EventJsonOrRow[] = [];
+): Promise<SizedPage<EventJson>> {
+  const out: EventJson[] = [];
   for (const { r } of await statements.events[q.direction].rows(db, q)) {
     const [seq, , json, fits] = rowFields(r);
     if (fits === '0') return { rows: out, cut: true };
-    if (!json) return null;
-    out.push({ seq: Number(seq), json, row: null });
+    out.push({ seq: Number(seq), json: json! });
   }
   return { rows: out, cut: false };
 }
@@ -115,7 +109,7 @@ export async function eventsJsonPage(
 export async function eventsWithNodesJsonPage(
   db: Db,
   q: BoundedEventPageQuery,
-): Promise<SizedPage<EventJsonWithNode> | null> {
+): Promise<SizedPage<EventJsonWithNode>> {
   const rows = (await statements.withNodes[q.direction].rows(db, q)).map((x) => rowFields(x.r));
   const times = rows.map(([seq, created, afterCreated]) => ({
     seq: Number(seq),
@@ -126,15 +120,14 @@ export async function eventsWithNodesJsonPage(
   const out: EventJsonWithNode[] = [];
   for (const [i, [, , , state, lastEvent, json, nodeJson, fits]] of rows.entries()) {
     if (fits === '0') return { rows: out, cut: true };
-    const hasNode = state !== '' && lastEvent !== '';
-    if (!json || (hasNode && !nodeJson)) return null;
     out.push({
       seq: times[i]!.seq,
-      json,
-      row: null,
-      node: hasNode
-        ? { state: state as NodeState, lastEvent: Number(lastEvent), json: nodeJson!, rec: null }
-        : null,
+      json: json!,
+      node: nodeJsonOf({
+        node_json: nodeJson || null,
+        node_state: state || null,
+        node_last_event: lastEvent ? Number(lastEvent) : null,
+      }),
       nextCreated: nextCreated(times[i]!),
     });
   }

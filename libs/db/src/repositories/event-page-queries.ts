@@ -1,33 +1,15 @@
-import type { StoredNodeRecord } from '@graph-history/domain';
 import { sql, type Expression, type Kysely } from 'kysely';
 import { pgArg } from '../prepared-statement';
 import type { Database } from '../schema';
-import type { EventRow } from './event-read.repository';
 import { versionAt } from './node-version-queries';
 
-export type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> } & {
-  objects: Expression<boolean>;
-};
+export type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> };
 
-/**
- * The events of one page, in scan order: `public_json`, and the jsonb columns only where it is
- * null or `objects` asks for them (pg then parses no JSON for rows sent as they are stored).
- */
+/** The events of one page, in scan order. */
 export const eventsPage = (db: Kysely<Database>, q: PageArgs, direction: 'asc' | 'desc') =>
   db
     .selectFrom('events')
     .select(['seq', 'type', 'created', 'node_no', 'public_json'])
-    .select([
-      sql<
-        EventRow['source'] | null
-      >`case when ${q.objects} or public_json is null then source end`.as('source'),
-      sql<
-        EventRow['payload'] | null
-      >`case when ${q.objects} or public_json is null then payload end`.as('payload'),
-      sql<
-        EventRow['changes'] | null
-      >`case when ${q.objects} or public_json is null then changes end`.as('changes'),
-    ])
     .where('graph_id', '=', q.graphId)
     .where('seq', '>=', q.fromSeq)
     .where('seq', '<=', q.toSeq)
@@ -39,36 +21,24 @@ export const PAGE_ARGS = {
   fromSeq: pgArg<number>('bigint'),
   toSeq: pgArg<number>('bigint'),
   limit: pgArg<number>('int'),
-  objects: pgArg<boolean>('boolean'),
 };
 
 /** What a page reads of the version that is each event's node. */
 const VERSION_COLUMNS = [
   'v.public_json',
-  'v.rec',
   'v.sort_key',
   'v.created_seq',
   'v.state',
   'v.last_event',
 ] as const;
 
-const LISTED = [
-  'seq',
-  'type',
-  'created',
-  'node_no',
-  'public_json',
-  'source',
-  'payload',
-  'changes',
-] as const;
+const LISTED = ['seq', 'type', 'created', 'node_no', 'public_json'] as const;
 
 /**
  * A page of events with each event's node as of it, in one statement: the version the event
  * wrote is a primary-key equality probe (`valid_from = seq`); only an event that wrote none falls
  * back (a lateral probe that is skipped otherwise) to the newest earlier version. No window or
- * sort: rows keep the events index's order. The node's `rec` comes only where its `public_json`
- * is null or `objects` asks for it.
+ * sort: rows keep the events index's order.
  */
 export const pageWithNodesQuery = (
   db: Kysely<Database>,
@@ -102,14 +72,8 @@ export const pageWithNodesQuery = (
     .select((eb) => [
       ...LISTED.map((c) => `e.${c}` as const),
       eb.fn.coalesce('w.public_json', 'f.public_json').as('node_json'),
-      sql<StoredNodeRecord | null>`case when ${arg.objects} or coalesce(w.public_json, f.public_json) is null
-          then coalesce(w.rec, f.rec) end`.as('rec'),
-      sql<string | null>`case when ${arg.objects} then coalesce(w.sort_key, f.sort_key) end`.as(
-        'sort_key',
-      ),
-      sql<
-        number | null
-      >`case when ${arg.objects} then coalesce(w.created_seq, f.created_seq) end`.as('created_seq'),
+      eb.fn.coalesce('w.sort_key', 'f.sort_key').as('sort_key'),
+      eb.fn.coalesce('w.created_seq', 'f.created_seq').as('created_seq'),
       eb.fn.coalesce('w.state', 'f.state').as('node_state'),
       eb.fn.coalesce('w.last_event', 'f.last_event').as('node_last_event'),
       eb

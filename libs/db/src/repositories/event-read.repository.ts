@@ -1,14 +1,13 @@
 import {
-  storedListedEvent,
+  listedEventFromJson,
   type NodeRecord,
   type StoredEvent,
   type StoredGraphCounts,
-  type StoredNodeRecord,
 } from '@graph-history/domain';
 import { sql } from 'kysely';
 import { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
-import { nodeJsonOrRecord, type NodeJsonOrRecord } from './node-json-row';
+import { recordOf, type NodeJson } from './node-json-row';
 import { eventsJsonPage, eventsWithNodesJsonPage } from './event-json-pages';
 import { eventsPage, PAGE_ARGS, pageWithNodesQuery } from './event-page-queries';
 import { nextCreatedOf } from './next-created';
@@ -66,11 +65,10 @@ const bounded = (q: EventPageQuery): BoundedEventPageQuery => ({
   maxBytes: q.maxBytes ?? UNBOUNDED_BYTES,
 });
 
-/** A stored event's bytes in SQL: its JSON's, or its jsonb columns' as text on older rows. */
-const EVENT_BYTES = sql<number>`coalesce(octet_length(s.public_json),
-  octet_length(s.payload::text) + octet_length(s.changes::text) + octet_length(s.source::text))`;
+/** A stored event's bytes in SQL: its JSON's. */
+const EVENT_BYTES = sql<number>`octet_length(s.public_json)`;
 /** The same for the node beside it (of pageWithNodesQuery). */
-const NODE_BYTES = sql<number>`coalesce(octet_length(s.node_json), octet_length(s.rec::text), 0)`;
+const NODE_BYTES = sql<number>`coalesce(octet_length(s.node_json), 0)`;
 
 const eventFacts = new PreparedStatement(
   'gh_event_facts',
@@ -111,11 +109,7 @@ const pageWithNodes = (direction: 'asc' | 'desc') =>
         's.sort_key',
         's.created_seq',
         ifFits<string>(arg.maxBytes, 'public_json').as('public_json'),
-        ifFits<EventRow['source']>(arg.maxBytes, 'source').as('source'),
-        ifFits<EventRow['payload']>(arg.maxBytes, 'payload').as('payload'),
-        ifFits<EventRow['changes']>(arg.maxBytes, 'changes').as('changes'),
         ifFits<string>(arg.maxBytes, 'node_json').as('node_json'),
-        ifFits<StoredNodeRecord>(arg.maxBytes, 'rec').as('rec'),
         fitsIn(arg.maxBytes).as('fits'),
       ])
       .orderBy('s.seq', direction),
@@ -128,38 +122,26 @@ type ListedRow = {
   created: number;
   node_no: number;
   public_json: string | null;
-  source: EventRow['source'] | null;
-  payload: EventRow['payload'] | null;
-  changes: EventRow['changes'] | null;
 };
 
+/** The event of a row that fits its page (see page-bytes: only those carry their JSON). */
 const toEventRow = (r: ListedRow): EventRow =>
-  storedListedEvent({
-    seq: r.seq,
-    type: r.type,
-    created: r.created,
-    nodeNo: r.node_no,
-    source: r.source,
-    payload: r.payload,
-    changes: r.changes,
-    json: r.public_json,
-  });
+  listedEventFromJson(
+    { seq: r.seq, type: r.type, created: r.created, nodeNo: r.node_no },
+    r.public_json!,
+  );
 
-/** An event of a page as its stored JSON, or as its row where it has none (older rows). */
-export type EventJsonOrRow = { seq: number } & (
-  { json: string; row: null } | { json: null; row: EventRow }
-);
-
-const toJsonOrRow = (r: ListedRow): EventJsonOrRow =>
-  r.public_json === null
-    ? { seq: r.seq, json: null, row: toEventRow(r) }
-    : { seq: r.seq, json: r.public_json, row: null };
+/** An event of a page as its stored JSON. */
+export interface EventJson {
+  seq: number;
+  json: string;
+}
 
 /** An event of a page as JSON, with its node (see EventWithNode). */
-export type EventJsonWithNode = EventJsonOrRow & {
-  node: NodeJsonOrRecord | null;
+export interface EventJsonWithNode extends EventJson {
+  node: NodeJson | null;
   nextCreated: number | null;
-};
+}
 
 export class EventReadRepository {
   constructor(private readonly db: Db) {}
@@ -209,22 +191,16 @@ export class EventReadRepository {
 
   /** One page of events in the given direction, within the inclusive range. */
   async page(q: EventPageQuery): Promise<EventRow[]> {
-    return sizedPage(await this.listed(bounded(q), true), toEventRow).rows;
+    return sizedPage(await this.listed(bounded(q)), toEventRow).rows;
   }
 
-  /** `page`, each event as its stored JSON where it has one, bounded to `maxBytes`. */
-  async pageJson(q: EventPageQuery): Promise<SizedPage<EventJsonOrRow>> {
-    const b = bounded(q);
-    return (
-      (await eventsJsonPage(this.db, b)) ?? sizedPage(await this.listed(b, false), toJsonOrRow)
-    );
+  /** `page`, each event as its stored JSON, bounded to `maxBytes`. */
+  async pageJson(q: EventPageQuery): Promise<SizedPage<EventJson>> {
+    return eventsJsonPage(this.db, bounded(q));
   }
 
   /** eventsPage bounded to `maxBytes`, each row with `fits`. */
-  private listed(
-    q: BoundedEventPageQuery,
-    objects: boolean,
-  ): Promise<(ListedRow & { fits: boolean })[]> {
+  private listed(q: BoundedEventPageQuery): Promise<(ListedRow & { fits: boolean })[]> {
     const maxBytes = sql.val(q.maxBytes);
     const page = eventsPage(
       this.db,
@@ -233,7 +209,6 @@ export class EventReadRepository {
         fromSeq: sql.val(q.fromSeq),
         toSeq: sql.val(q.toSeq),
         limit: sql.val(q.limit),
-        objects: sql.val(objects),
       },
       q.direction,
     );
@@ -252,9 +227,6 @@ export class EventReadRepository {
         's.created',
         's.node_no',
         ifFits<string>(maxBytes, 'public_json').as('public_json'),
-        ifFits<EventRow['source']>(maxBytes, 'source').as('source'),
-        ifFits<EventRow['payload']>(maxBytes, 'payload').as('payload'),
-        ifFits<EventRow['changes']>(maxBytes, 'changes').as('changes'),
         fitsIn(maxBytes).as('fits'),
       ])
       .orderBy('s.seq', q.direction)
@@ -263,26 +235,20 @@ export class EventReadRepository {
 
   /** `page`, each event with its node as it stood just after it and the next event's `created`. */
   async pageWithNodes(q: EventPageQuery): Promise<SizedPage<EventWithNode>> {
-    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...bounded(q), objects: true });
+    const rows = await pagesWithNodes[q.direction].rows(this.db, bounded(q));
     const nextCreated = nextCreatedOf(rows, q.toSeq);
     return sizedPage(rows, (r) => ({
       ...toEventRow(r),
-      node: nodeJsonOrRecord(r, true)?.rec ?? null,
+      node:
+        r.node_json === null
+          ? null
+          : recordOf({ node_json: r.node_json, sort_key: r.sort_key!, created_seq: r.created_seq! }),
       nextCreated: nextCreated(r),
     }));
   }
 
-  /** `pageWithNodes` with events and nodes as their stored JSON where they have one. */
+  /** `pageWithNodes` with events and nodes as their stored JSON. */
   async pageJsonWithNodes(q: EventPageQuery): Promise<SizedPage<EventJsonWithNode>> {
-    const b = bounded(q);
-    const stored = await eventsWithNodesJsonPage(this.db, b);
-    if (stored) return stored;
-    const rows = await pagesWithNodes[q.direction].rows(this.db, { ...b, objects: false });
-    const nextCreated = nextCreatedOf(rows, q.toSeq);
-    return sizedPage(rows, (r) => ({
-      ...toJsonOrRow(r),
-      node: nodeJsonOrRecord(r),
-      nextCreated: nextCreated(r),
-    }));
+    return eventsWithNodesJsonPage(this.db, bounded(q));
   }
 }

@@ -1,6 +1,5 @@
 import {
   descendantsUpperBound,
-  type StoredNodeRecord,
   type NodeKind,
   type NodeRecord,
   type NodeState,
@@ -31,12 +30,11 @@ import {
   type SizedPage,
 } from './page-bytes';
 import {
-  nodeJsonOrRecord,
+  nodeJsonOf,
   RECORD_COLUMNS,
   recordColumns,
   recordOf,
-  type NodeJsonColumns,
-  type NodeJsonOrRecord,
+  type NodeJson,
   type NodeRecordColumns,
 } from './node-json-row';
 
@@ -84,9 +82,8 @@ export interface RecordLists {
   cutFrom: number | null;
 }
 
-/** A version's bytes in SQL: its public JSON's, or its record's as text on older rows. */
-const RECORD_BYTES =
-  sql<number>`coalesce(octet_length(v.public_json), octet_length(v.rec::text))`.as('size');
+/** A version's bytes in SQL: its public JSON's. */
+const VERSION_BYTES = sql<number>`octet_length(v.public_json)`.as('size');
 
 const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]) =>
   groupByOrdinal(count, rows, recordOf);
@@ -99,7 +96,6 @@ const recordColumnsOf = <A extends string>(a: A) =>
 type NodeWithGraphTuple = [
   ...GraphHeadTuple,
   seq: number,
-  rec: StoredNodeRecord | null,
   sort_key: string | null,
   created_seq: number | null,
   node_state: string | null,
@@ -112,7 +108,7 @@ export interface NodeReadItem {
   graphId: number;
   nodeNo: number;
   seq: number | null;
-  /** The node as its record (for expansions), not its stored JSON. */
+  /** Expansions follow: the next event's `created` is read whatever the node's state. */
   objects: boolean;
 }
 
@@ -121,7 +117,8 @@ export interface NodeReadItem {
  * version by a lateral join. The stored JSON, the bulk of the row, comes as its own text column
  * (no escaping into json and back); the rest as one json array (pg describes and parses three
  * fields, not sixteen). The next event's `created` only where `stale` can need it: a plain read
- * of a node that is not working is never stale, whatever the moment's instant.
+ * of a node that is not working is never stale, whatever the moment's instant. `sort_key` and
+ * `created_seq`, which a record needs besides the JSON, only for reads with expansions.
  */
 const NODE_READ_ARGS = {
   graph: pgArg<number>('bigint'),
@@ -153,12 +150,7 @@ const nodeWithGraph = (oneGraph: boolean) =>
           (eb) =>
             versionAt(eb.ref('g.graph_id'), eb.ref('p.node_no'), momentSeq(eb, eb.ref('p.seq')))
               .select([
-                sql<
-                  string | null
-                >`case when not p.objects or v.rec is null then v.public_json end`.as('node_json'),
-                sql<StoredNodeRecord | null>`case when p.objects or v.public_json is null then v.rec end`.as(
-                  'rec',
-                ),
+                'v.public_json as node_json',
                 sql<string | null>`case when p.objects then v.sort_key end`.as('sort_key'),
                 sql<number | null>`case when p.objects then v.created_seq end`.as('created_seq'),
                 'v.state as node_state',
@@ -173,7 +165,7 @@ const nodeWithGraph = (oneGraph: boolean) =>
             'p.i',
             sql<NodeWithGraphTuple>`json_build_array(${sql.join(
               GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
-            )}, ${seq}, v.rec, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
+            )}, ${seq}, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
               case when v.node_state is null or v.node_state = 'working' or p.objects
                 then ${nextEventCreated(eb, seq)} end)`.as('r'),
             'v.node_json',
@@ -247,8 +239,10 @@ export interface NodeWithGraph {
   graph: GraphHead;
   /** The event read at: the one asked for, or the newest when none was given or it is later. */
   seq: number;
-  /** The node as of `seq` (only as a record when asked for `objects`); null when it did not exist. */
-  node: NodeJsonOrRecord | null;
+  /** The node as of `seq`; null when it did not exist. */
+  node: NodeJson | null;
+  /** The node's record, only when asked for `objects`. */
+  record: NodeRecord | null;
   /** `created` of the event after the moment; null when the moment is the newest event. */
   nextCreated: number | null;
 }
@@ -260,7 +254,7 @@ export class NodeReadRepository {
   /**
    * The hot path of node reads in one prepared statement: graph by id, the node's version as of
    * `seq` or the newest event, and the next event's `created`; each an index lookup. The node
-   * comes as its stored JSON where it has one, unless `objects` asks for the record.
+   * comes as its stored JSON, and also as its record when `objects` asks for it (expansions).
    */
   async findWithGraph(
     graphId: number,
@@ -271,21 +265,16 @@ export class NodeReadRepository {
     const row = await findWithGraph.load(this.db, { graphId, nodeNo, seq, objects });
     if (!row) return null;
     const t = row.r;
+    const node = nodeJsonOf({ node_json: row.node_json, node_state: t[11], node_last_event: t[12] });
     return {
       graph: graphHeadOf(t),
       seq: t[8],
-      node: nodeJsonOrRecord(
-        {
-          node_json: row.node_json,
-          rec: t[9],
-          sort_key: t[10],
-          created_seq: t[11],
-          node_state: t[12],
-          node_last_event: t[13],
-        },
-        objects,
-      ),
-      nextCreated: t[14],
+      node,
+      record:
+        node && objects
+          ? recordOf({ node_json: node.json, sort_key: t[9]!, created_seq: t[10]! })
+          : null,
+      nextCreated: t[13],
     };
   }
 
@@ -348,7 +337,7 @@ export class NodeReadRepository {
         eb
           .selectFrom('node_versions as v')
           .select(['v.node_no', ...recordColumns('v')])
-          .select([sql.ref('v.node_no').as('pos'), RECORD_BYTES])
+          .select([sql.ref('v.node_no').as('pos'), VERSION_BYTES])
           .where('v.graph_id', '=', graphId)
           .whereRef('v.parent_no', '=', 'p.node_no')
           .whereRef('v.valid_from', '<=', 'p.seq')
@@ -396,7 +385,7 @@ export class NodeReadRepository {
         eb
           .selectFrom('node_versions as v')
           .select(recordColumns('v'))
-          .select([sql.ref('v.sort_key').as('pos'), RECORD_BYTES])
+          .select([sql.ref('v.sort_key').as('pos'), VERSION_BYTES])
           .where('v.graph_id', '=', graphId)
           // sort_key's collation ("C") is the comparison's: byte order, as the index holds it
           .whereRef('v.sort_key', '>', 'p.lo')
@@ -430,7 +419,7 @@ export class NodeReadRepository {
       rows,
       {
         light: ['i', 'sort_key', 'created_seq'],
-        heavy: ['rec', 'rec_json'],
+        heavy: ['node_json'],
         order: sql`b.i, b.pos`,
         size: sql`b.size`,
       },
@@ -447,25 +436,24 @@ export class NodeReadRepository {
       q,
       this.listed(q).select(recordColumns('v')),
       ['sort_key', 'created_seq'],
-      ['rec', 'rec_json'],
+      ['node_json'],
     );
     return sizedPage(rows, recordOf);
   }
 
-  /** `page`, each node as its stored JSON where it has one (pg parses no `rec` for those). */
-  async pageJson(q: NodePageQuery): Promise<SizedPage<NodeJsonOrRecord>> {
-    const rows = await this.sized<NodeJsonColumns>(
+  /** `page`, each node as its stored JSON. */
+  async pageJson(q: NodePageQuery): Promise<SizedPage<NodeJson>> {
+    const rows = await this.sized<{ node_json: string; node_state: string; node_last_event: number }>(
       q,
       this.listed(q).select([
         'v.public_json as node_json',
-        sql<StoredNodeRecord | null>`case when v.public_json is null then v.rec end`.as('rec'),
         'v.state as node_state',
         'v.last_event as node_last_event',
       ]),
       ['node_state', 'node_last_event'],
-      ['node_json', 'rec'],
+      ['node_json'],
     );
-    return sizedPage(rows, (r) => nodeJsonOrRecord(r)!);
+    return sizedPage(rows, (r) => nodeJsonOf(r)!);
   }
 
   /**
@@ -483,7 +471,7 @@ export class NodeReadRepository {
     const page = this.paged(
       q,
       query.select([
-        sql<number>`coalesce(octet_length(v.public_json), octet_length(v.rec::text))`.as('size'),
+        VERSION_BYTES,
         sql<string | number>`${sql.ref(column)}`.as('pos'),
       ]),
     );

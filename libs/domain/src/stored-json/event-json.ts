@@ -121,7 +121,3 @@ export function eventJsonIn(
     ? head + stored.slice(i)
     : `${head}${stored.slice(i, -1)},"data":{"node":${nodeJson ?? 'null'}}}`;
 }
-
-/** An Event's JSON (without `data`) with `data.node` added: `nodeJson` is JSON text, or null. */
-export const withDataNode = (eventJson: string, nodeJson: string | null): string =>
-  `${eventJson.slice(0, -1)},"data":{"node":${nodeJson ?? 'null'}}}`;

@@ -1,30 +1,10 @@
 import { nodeNoOf } from '../ids';
 import type { NodeRecord } from '../node';
-import { fromStoredNodeRecord, type StoredNodeRecord } from '../node-record-version';
 import type { PublicNode } from '../public/node.schema';
 
 /**
- * What a version row holds of a node: its jsonb record (`rec`, rows written before migration
- * 0009), or its public JSON (storedNodeJson) with the two record fields the JSON lacks.
- */
-export interface StoredNodeColumns {
-  rec: StoredNodeRecord | null;
-  json: string | null;
-  sortKey: string | null;
-  createdSeq: number | null;
-}
-
-/** The reducer's record of a version row, whichever way the row stores it. */
-export function storedNodeRecord(s: StoredNodeColumns): NodeRecord {
-  if (s.rec !== null) return fromStoredNodeRecord(s.rec);
-  if (s.json === null || s.sortKey === null || s.createdSeq === null)
-    throw new Error('A node version with neither its record nor its JSON and created_seq.');
-  return nodeRecordFromJson(s.json, s.sortKey, s.createdSeq);
-}
-
-/**
- * The record a stored public JSON shows. Its nested objects are in jsonb's key order (see
- * storedNodeJson), as in a record read from jsonb, so presenting either gives the same bytes.
+ * The record a version row's public JSON (storedNodeJson) shows, with the two record fields the
+ * JSON lacks (the row's `sort_key` and `created_seq`). Presenting it gives the JSON again.
  */
 export function nodeRecordFromJson(json: string, sortKey: string, createdSeq: number): NodeRecord {
   const n = JSON.parse(json) as PublicNode;

@@ -2,7 +2,7 @@ import { Harness } from '../__tests__/harness';
 import { eventId } from '../ids';
 import { presentEvent } from '../public-event';
 import { presentNode } from '../public-node';
-import { eventJsonIn, storedEventJson, withDataNode } from './event-json';
+import { eventJsonIn, storedEventJson } from './event-json';
 import { inJsonbOrder } from './jsonb-order';
 import { jsonStringBody, nodeJsonAt, storedNodeJson } from './node-json';
 
@@ -56,6 +56,5 @@ describe('stored JSON', () => {
     expect(JSON.parse(eventJsonIn(stored, 'k-1', null))).toEqual(
       presentEvent(graphId, 'k-1', e, null),
     );
-    expect(withDataNode('{"a":1}', null)).toBe('{"a":1,"data":{"node":null}}');
   });
 });
