@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { decodeId, encodeReadableId, type IdPrefix } from '@graph-history/domain';
 import { resealStoredIds } from '../../db/migrations/0012_sealed_ids';
+import { down as before0017 } from '../../db/migrations/0017_one_stored_shape';
 import { seedGraph } from '../support/seed';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { chattyRun, validRun } from '../ingestor/support/watch-events';
@@ -22,6 +23,8 @@ describe('migration 0012: stored ids rewritten in the sealed form', () => {
   it('turns readable ids stored in events and node versions into the sealed ones, nothing else', async () => {
     await seedGraph(t.db, { graphKey: 'chatty', events: chattyRun('c', 40) });
     await seedGraph(t.db, { graphKey: 'tree', events: validRun('v', 120) });
+    // the columns 0017 dropped come back, empty: 0012 ran before it
+    await before0017(t.db);
     const texts = async () => {
       const e = await sql<{ j: string; c: unknown }>`
         select public_json as j, changes as c from events order by graph_id, seq`.execute(t.db);

@@ -1,18 +1,15 @@
 import type { NodeRecord } from './node';
 
 /**
- * A NodeRecord as a version row stores it (`rec`): the record with its shape's version `v`.
- * Records stored before the tag existed have no `v` (version 0).
+ * A NodeRecord as version rows stored it (`rec`, jsonb) until migration 0017 replaced it with the
+ * public JSON: the record with its shape's version `v`. Records stored before the tag existed
+ * have no `v` (version 0). Only that migration still reads them.
  */
 export type StoredNodeRecord = { readonly v?: number } & { readonly [field: string]: unknown };
 
 type Fields = Record<string, unknown>;
 
-/**
- * Each step lifts a stored record from version i to i + 1. When NodeRecord changes, add a step
- * that turns the previous shape into the new one: reads then upgrade old rows as they load them,
- * and a migration may rewrite the rows for good (see 0004_node_record_version).
- */
+/** Each step lifts a stored record from version i to i + 1 (see 0004_node_record_version). */
 export const NODE_RECORD_UPGRADES: readonly ((rec: Fields) => Fields)[] = [
   // 0 -> 1: rows written before the tag have the same fields
   (rec) => rec,

@@ -78,27 +78,31 @@ describe('NodeReadRepository', () => {
     expect(at5).toMatchObject({
       graph: { graphId: h.graphId, graphKey: 'nodes', appliedSeq: last, source: 'watch' },
       seq: 5,
-      node: { rec: h.nodesAt(5).get(2), json: null },
+      node: { json: storedNodeJson(h.graphId, h.nodesAt(5).get(2)!) },
+      record: h.nodesAt(5).get(2),
       nextCreated: h.applied[5]!.event.created,
     });
     const now = await repo.findWithGraph(h.graphId, 2, null);
     expect(now).toMatchObject({
       seq: last,
-      node: { rec: h.nodesAt(last).get(2) },
+      record: h.nodesAt(last).get(2),
       nextCreated: null,
     });
-    // as stored JSON, with what stale is judged by
+    // as stored JSON only, with what stale is judged by
     const json = await repo.findWithGraph(h.graphId, 2, 5, false);
     const rec = h.nodesAt(5).get(2)!;
     expect(json?.node).toEqual({
       json: storedNodeJson(h.graphId, rec),
-      rec: null,
       state: rec.state,
       lastEvent: rec.lastEvent,
     });
+    expect(json?.record).toBeNull();
     // a later event than the newest reads the newest
     expect(await repo.findWithGraph(h.graphId, 2, last + 5)).toMatchObject({ seq: last });
-    expect((await repo.findWithGraph(h.graphId, 99, null))?.node).toBeNull();
+    expect(await repo.findWithGraph(h.graphId, 99, null)).toMatchObject({
+      node: null,
+      record: null,
+    });
     expect(await repo.findWithGraph(h.graphId + 1000, 1, null)).toBeNull();
   });
 

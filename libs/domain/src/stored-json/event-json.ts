@@ -5,8 +5,8 @@ import { inJsonbOrder } from './jsonb-order';
 
 /**
  * An event row's `public_json`: the read API's Event (without `data`) as JSON text, `graph_id`
- * left as "gph_" (see storedNodeJson). Payload and change values are in the order a read of the
- * jsonb columns gives them, so the text is byte for byte what presenting that read gives.
+ * left as "gph_" (see storedNodeJson). Payload and change values are in jsonb's key order (see
+ * compareJsonbKeys), the order events have always been sent in (they were first stored as jsonb).
  * Built in one object literal in presentEvent's field order: the reducer's changes already list
  * their fields in the Node's order, each `{ from, to }` (presentEvent sorts only when they do not).
  */
