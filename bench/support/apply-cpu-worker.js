@@ -5,7 +5,7 @@
  * build`): the apply's CPU per event without I/O. 50 simulated graphs x 2,000 events (payloads in
  * jsonb's key order, as the apply reads them from the inbox), batches of 500 interleaved across
  * graphs, each reduced (`applyEvent`) and turned into the events and node_versions inserts
- * (`appliedRows`, `insertRowsSql`). Prints `{ "usPerEvent": …, "versionsPerEvent": … }` of the
+ * (`appliedRows`, `insertRowsSql`, the apply's column lists). Prints `{ "usPerEvent": …, "versionsPerEvent": … }` of the
  * last of 3 passes (the first ones warm the JIT).
  */
 const path = require('node:path');
@@ -21,31 +21,21 @@ if (domain.useIdKey) domain.useIdKey(require('node:crypto').randomBytes(16));
 const GRAPHS = 50;
 const EVENTS = 2_000;
 const BATCH = 500;
-const EVENT_COLUMNS = {
-  graph_id: 'bigint',
-  seq: 'bigint',
-  key: 'text',
-  type: 'text',
-  created: 'bigint',
-  node_no: 'int',
-  counts: 'jsonb text',
-  applied: 'bigint',
-  public_json: 'json text',
-};
-const VERSION_COLUMNS = {
-  graph_id: 'bigint',
-  node_no: 'int',
-  valid_from: 'bigint',
-  sort_key: 'text',
-  parent_no: 'int',
-  depth: 'int',
-  kind: 'text',
-  state: 'text',
-  last_event: 'bigint',
-  superseded_seq: 'bigint',
-  created_seq: 'bigint',
-  public_json: 'json text',
-};
+const { EVENT_COLUMNS, VERSION_COLUMNS } = applyColumns();
+
+/**
+ * The apply's own column lists (libs/db apply-columns) of the checkout; one from before they had
+ * a module of their own is measured with this tree's.
+ */
+function applyColumns() {
+  const file = 'libs/db/dist/repositories/apply-columns';
+  try {
+    return require(`${root}/${file}`);
+  } catch (err) {
+    if (err.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes(file)) throw err;
+    return require(path.resolve(__dirname, '../..', file));
+  }
+}
 
 const graphs = simulate({ graphs: GRAPHS, events: EVENTS, seed: 'bench', graphKeyPrefix: 'tp' });
 const inbox = graphs.map((g) =>

@@ -89,7 +89,9 @@ async function rewriteNodeVersions(db: Kysely<any>): Promise<void> {
         order by graph_id, node_no, valid_from limit ${BATCH}`.execute(db);
     if (rows.length === 0) return;
     const records = rows.map((r) => fromStoredNodeRecord(r.rec));
-    const json = rows.map((r, i) => r.public_json ?? storedNodeJson(Number(r.graph_id), records[i]!));
+    const json = rows.map(
+      (r, i) => r.public_json ?? storedNodeJson(Number(r.graph_id), records[i]!),
+    );
     await sql`update node_versions nv set public_json = v.j, created_seq = v.c
       from unnest(${rows.map((r) => r.graph_id)}::bigint[], ${rows.map((r) => r.node_no)}::int[],
         ${rows.map((r) => r.valid_from)}::bigint[], ${json}::text[],

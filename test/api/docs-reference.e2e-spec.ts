@@ -1,4 +1,10 @@
 import { ERROR_CATALOG } from '../../apps/api/src/docs/error-catalog';
+import { MAX_EXPANDED_OBJECTS } from '../../apps/api/src/expand/expand-budget';
+import {
+  MAX_EXPAND_LEVELS,
+  MAX_EXPAND_PATHS,
+  NODE_EXPANSIONS,
+} from '../../apps/api/src/expand/expand-paths';
 import { ApiHarness } from './support/api-harness';
 
 describe('GET /docs (the API reference)', () => {
@@ -33,6 +39,17 @@ describe('GET /docs (the API reference)', () => {
       expect([e.code, documented.get(e.code)?.split(' ')[0]]).toEqual([e.code, String(e.status)]);
     }
     expect([...documented.keys()].sort()).toEqual(ERROR_CATALOG.map((e) => e.code).sort());
+  });
+
+  it('names every expansion, and the expand limits, as the code has them', () => {
+    const sentence = /Expansions \(([^)]*)\) appear/.exec(html)?.[1] ?? '';
+    const named = [...sentence.matchAll(/<code>([^<]+)<\/code>/g)].map((m) => m[1]);
+    expect(named).toEqual([...NODE_EXPANSIONS]);
+    expect(html).toContain(`At most ${MAX_EXPAND_LEVELS} levels per path`);
+    expect(html).toContain(`At most ${MAX_EXPAND_PATHS} paths per request`);
+    expect(html).toContain(
+      `At most ${MAX_EXPANDED_OBJECTS.toLocaleString('en')} expanded objects per response`,
+    );
   });
 
   it('stands alone: it cites no outside specification', () => {

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { decodeId, eventId, eventJsonIn, jsonStringBody, presentEvent } from '@graph-history/domain';
+import {
+  decodeId,
+  eventId,
+  eventJsonIn,
+  jsonStringBody,
+  presentEvent,
+} from '@graph-history/domain';
 import { EventReadRepository, EventWithNode, GraphHead } from '@graph-history/db';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { Moment } from '../as-of/moment';

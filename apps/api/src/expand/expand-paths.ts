@@ -7,8 +7,8 @@ export const MAX_EXPAND_LEVELS = 4;
 export const MAX_EXPAND_PATHS = 20;
 export const MAX_DESCENDANTS_DEPTH = 1000;
 
-/** What a node can expand; `blocked.on` is one expansion of two levels. */
-export const NODE_EXPANSIONS = [
+/** Expansions that hold nodes, and so can be expanded further. */
+const NODE_RELATIONS = [
   'parent',
   'root',
   'session',
@@ -16,23 +16,13 @@ export const NODE_EXPANSIONS = [
   'blocked.on',
   'children',
   'descendants',
-  'tasks',
-  'spawns',
-  'waits',
-  'messages',
 ] as const;
+
+/** What a node can expand; `blocked.on` is one expansion of two levels. */
+export const NODE_EXPANSIONS = [...NODE_RELATIONS, 'tasks', 'spawns', 'waits', 'messages'] as const;
 export type NodeExpansion = (typeof NODE_EXPANSIONS)[number];
 
-/** Expansions that hold nodes, and so can be expanded further. */
-const HOLDS_NODES: ReadonlySet<NodeExpansion> = new Set([
-  'parent',
-  'root',
-  'session',
-  'requested_by',
-  'blocked.on',
-  'children',
-  'descendants',
-]);
+const HOLDS_NODES: ReadonlySet<NodeExpansion> = new Set(NODE_RELATIONS);
 
 /** What to expand on a node, and on each expanded node below it. */
 export type ExpandTree = Map<NodeExpansion, ExpandTree>;

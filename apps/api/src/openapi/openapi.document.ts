@@ -1,5 +1,11 @@
 import { ERROR_CATALOG } from '../docs/error-catalog';
 import { PUBLIC_SCHEMAS } from '@graph-history/domain';
+import {
+  MAX_DESCENDANTS_DEPTH,
+  MAX_EXPAND_LEVELS,
+  MAX_EXPAND_PATHS,
+  NODE_EXPANSIONS,
+} from '../expand/expand-paths';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
@@ -149,7 +155,7 @@ export function openApiDocument(serverUrl: string) {
             query('ancestor_id', { type: 'string' }, 'Only nodes below this node.'),
             query(
               'max_depth',
-              { type: 'integer', minimum: 1, maximum: 1000 },
+              { type: 'integer', minimum: 1, maximum: MAX_DESCENDANTS_DEPTH },
               'Levels below ancestor_id; requires ancestor_id.',
             ),
             query('order', { enum: ['created', 'tree'] }, 'created (default) or tree.'),
@@ -262,15 +268,14 @@ export function openApiDocument(serverUrl: string) {
           name: 'expand[]',
           in: 'query',
           required: false,
-          schema: { type: 'array', maxItems: 20, items: { type: 'string' } },
+          schema: { type: 'array', maxItems: MAX_EXPAND_PATHS, items: { type: 'string' } },
           style: 'form',
           explode: true,
-          description:
-            'Paths to expand, one per entry, at most 4 levels and 20 paths: parent, root, session, requested_by, blocked.on, children, descendants, tasks, spawns, waits, messages; on lists prefixed with data. (events: data.node).',
+          description: `Paths to expand, one per entry, at most ${MAX_EXPAND_LEVELS} levels and ${MAX_EXPAND_PATHS} paths: ${NODE_EXPANSIONS.join(', ')}; on lists prefixed with data. (events: data.node).`,
         },
         descendants_max_depth: query(
           'descendants_max_depth',
-          { type: 'integer', minimum: 1, maximum: 1000 },
+          { type: 'integer', minimum: 1, maximum: MAX_DESCENDANTS_DEPTH },
           'Levels below the node that the descendants expansion reaches; only with expand[]=descendants.',
         ),
         if_none_match: {

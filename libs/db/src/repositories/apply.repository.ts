@@ -3,7 +3,15 @@ import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history
 import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
 import { ActiveBefore, appliedRows } from './applied-rows';
-import { insertRowsSql, InsertColumns } from './insert-rows';
+import {
+  EVENT_COLUMNS,
+  MESSAGE_COLUMNS,
+  SNAPSHOT_COLUMNS,
+  SPAWN_COLUMNS,
+  VERSION_COLUMNS,
+  WAIT_COLUMNS,
+} from './apply-columns';
+import { insertRowsSql } from './insert-rows';
 
 /** The apply side of a `graphs` row. */
 export interface ApplyHead {
@@ -177,67 +185,3 @@ export class ApplyRepository extends Repository {
     return Number(result.numUpdatedRows) === 1;
   }
 }
-
-const EVENT_COLUMNS: InsertColumns<'events'> = {
-  graph_id: 'bigint',
-  seq: 'bigint',
-  key: 'text',
-  type: 'text',
-  created: 'bigint',
-  node_no: 'int',
-  counts: 'jsonb text',
-  applied: 'bigint',
-  public_json: 'json text',
-  active_before: 'int',
-  stale_after_ms: 'bigint',
-};
-const VERSION_COLUMNS: InsertColumns<'node_versions'> = {
-  graph_id: 'bigint',
-  node_no: 'int',
-  valid_from: 'bigint',
-  sort_key: 'text',
-  parent_no: 'int',
-  depth: 'int',
-  kind: 'text',
-  state: 'text',
-  last_event: 'bigint',
-  superseded_seq: 'bigint',
-  created_seq: 'bigint',
-  public_json: 'json text',
-};
-const SNAPSHOT_COLUMNS: InsertColumns<'task_snapshots'> = {
-  graph_id: 'bigint',
-  node_no: 'int',
-  seq: 'bigint',
-  tasks: 'jsonb',
-};
-const SPAWN_COLUMNS: InsertColumns<'spawns'> = {
-  graph_id: 'bigint',
-  requester_no: 'int',
-  child_no: 'int',
-  seq: 'bigint',
-  spawn_call_id: 'text',
-  agent_type: 'text',
-  purpose: 'text',
-  background: 'boolean',
-  created: 'bigint',
-};
-const MESSAGE_COLUMNS: InsertColumns<'messages'> = {
-  graph_id: 'bigint',
-  seq: 'bigint',
-  from_no: 'int',
-  to_no: 'int',
-  message_id: 'text',
-  text: 'text',
-  created: 'bigint',
-};
-const WAIT_COLUMNS: InsertColumns<'waits'> = {
-  graph_id: 'bigint',
-  node_no: 'int',
-  on_no: 'int',
-  started_seq: 'bigint',
-  started: 'bigint',
-  reason: 'text',
-  ended_seq: 'bigint',
-  ended: 'bigint',
-};

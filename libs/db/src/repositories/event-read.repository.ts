@@ -242,7 +242,11 @@ export class EventReadRepository {
       node:
         r.node_json === null
           ? null
-          : recordOf({ node_json: r.node_json, sort_key: r.sort_key!, created_seq: r.created_seq! }),
+          : recordOf({
+              node_json: r.node_json,
+              sort_key: r.sort_key!,
+              created_seq: r.created_seq!,
+            }),
       nextCreated: nextCreated(r),
     }));
   }

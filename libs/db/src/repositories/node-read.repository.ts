@@ -265,7 +265,11 @@ export class NodeReadRepository {
     const row = await findWithGraph.load(this.db, { graphId, nodeNo, seq, objects });
     if (!row) return null;
     const t = row.r;
-    const node = nodeJsonOf({ node_json: row.node_json, node_state: t[11], node_last_event: t[12] });
+    const node = nodeJsonOf({
+      node_json: row.node_json,
+      node_state: t[11],
+      node_last_event: t[12],
+    });
     return {
       graph: graphHeadOf(t),
       seq: t[8],
@@ -443,7 +447,11 @@ export class NodeReadRepository {
 
   /** `page`, each node as its stored JSON. */
   async pageJson(q: NodePageQuery): Promise<SizedPage<NodeJson>> {
-    const rows = await this.sized<{ node_json: string; node_state: string; node_last_event: number }>(
+    const rows = await this.sized<{
+      node_json: string;
+      node_state: string;
+      node_last_event: number;
+    }>(
       q,
       this.listed(q).select([
         'v.public_json as node_json',
@@ -470,10 +478,7 @@ export class NodeReadRepository {
     const { column, direction } = this.position(q);
     const page = this.paged(
       q,
-      query.select([
-        VERSION_BYTES,
-        sql<string | number>`${sql.ref(column)}`.as('pos'),
-      ]),
+      query.select([VERSION_BYTES, sql<string | number>`${sql.ref(column)}`.as('pos')]),
     );
     const rows = await this.db
       .selectFrom(
