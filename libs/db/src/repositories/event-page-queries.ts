@@ -5,11 +5,14 @@ import { versionAt } from './node-version-queries';
 
 export type PageArgs = { [K in 'graphId' | 'fromSeq' | 'toSeq' | 'limit']: Expression<number> };
 
+/** What a page reads of each event. */
+const LISTED = ['seq', 'type', 'created', 'node_no', 'public_json'] as const;
+
 /** The events of one page, in scan order. */
 export const eventsPage = (db: Kysely<Database>, q: PageArgs, direction: 'asc' | 'desc') =>
   db
     .selectFrom('events')
-    .select(['seq', 'type', 'created', 'node_no', 'public_json'])
+    .select(LISTED)
     .where('graph_id', '=', q.graphId)
     .where('seq', '>=', q.fromSeq)
     .where('seq', '<=', q.toSeq)
@@ -31,8 +34,6 @@ const VERSION_COLUMNS = [
   'v.state',
   'v.last_event',
 ] as const;
-
-const LISTED = ['seq', 'type', 'created', 'node_no', 'public_json'] as const;
 
 /**
  * A page of events with each event's node as of it, in one statement: the version the event
