@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
-/* global require, process, console */
+/* global require, process, console, __dirname */
 /**
  * One measurement of `pnpm bench:apply-cpu` in the checkout given as argv[2] (built with `pnpm
  * build`): the apply's CPU per event without I/O. 50 simulated graphs x 2,000 events (payloads in
