@@ -108,7 +108,7 @@ export interface NodeReadItem {
   graphId: number;
   nodeNo: number;
   seq: number | null;
-  /** Expansions follow: the next event's `created` is read whatever the node's state. */
+  /** Expansions follow: the record comes too, and the next event's `created` whatever the state. */
   objects: boolean;
 }
 
