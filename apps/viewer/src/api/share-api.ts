@@ -1,6 +1,12 @@
 import type { GraphHistory } from '@graph-history/client';
 import { streamEvents, type FollowItem } from './event-stream';
-import type { Graph, GraphEvent, Node, NodeDetail } from './types';
+import {
+  NODE_DETAIL_EXPANSIONS,
+  type Graph,
+  type GraphEvent,
+  type Node,
+  type NodeDetail,
+} from './types';
 
 /**
  * Everything the viewer reads, in one small interface over the typed client: the page depends on
@@ -88,7 +94,7 @@ export function clientShareApi(
     node: (graphId, nodeId, asOf) =>
       client.nodes.retrieve(graphId, nodeId, {
         asOf: moment(asOf),
-        expand: ['tasks', 'spawns', 'waits', 'messages'],
+        expand: [...NODE_DETAIL_EXPANSIONS],
       }),
     events: (graphId) =>
       client.events.list(graphId, { order: 'asc', limit: PAGE }).toArray({ limit: 10_000 }),

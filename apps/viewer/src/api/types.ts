@@ -11,5 +11,7 @@ import type {
 
 export type { Blocked, Graph, Node, NodeState, TaskCounts };
 export type GraphEvent = Event;
+/** The expansions of a node the node panel shows: its items. */
+export const NODE_DETAIL_EXPANSIONS = ['tasks', 'spawns', 'waits', 'messages'] as const;
 /** A node with the items the node panel shows. */
-export type NodeDetail = ExpandedNode<'tasks' | 'spawns' | 'waits' | 'messages'>;
+export type NodeDetail = ExpandedNode<(typeof NODE_DETAIL_EXPANSIONS)[number]>;

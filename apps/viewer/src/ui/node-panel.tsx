@@ -1,5 +1,5 @@
 import { jsonLink } from '../api/json-links';
-import type { NodeDetail } from '../api/types';
+import { NODE_DETAIL_EXPANSIONS, type NodeDetail } from '../api/types';
 import { clock, dateTime, duration, nodeName, plural } from '../model/format';
 import { NodeFlags } from './node-flags';
 import { StateBadge } from './state-badge';
@@ -185,7 +185,7 @@ export function NodePanel(p: Props) {
           )}
           <p class="json-links">
             JSON: <a href={json()}>node</a> ·{' '}
-            <a href={json(['tasks', 'spawns', 'waits', 'messages'])}>with its items</a>
+            <a href={json([...NODE_DETAIL_EXPANSIONS])}>with its items</a>
           </p>
         </div>
       )}
