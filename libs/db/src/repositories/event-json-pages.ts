@@ -1,3 +1,4 @@
+import type { NodeState } from '@graph-history/domain';
 import { sql } from 'kysely';
 import type { Db } from '../connection';
 import { pgArg, PreparedStatement } from '../prepared-statement';
@@ -9,7 +10,6 @@ import type {
 } from './event-read.repository';
 import { eventsPage, pageWithNodesQuery } from './event-page-queries';
 import { nextCreatedOf } from './next-created';
-import { nodeJsonOf } from './node-json-row';
 import { rowFields, rowText } from './page-text';
 import { byteColumns, ifFits, fitsIn, readIn, type SizedPage } from './page-bytes';
 
@@ -123,11 +123,11 @@ export async function eventsWithNodesJsonPage(
     out.push({
       seq: times[i]!.seq,
       json: json!,
-      node: nodeJsonOf({
-        node_json: nodeJson || null,
-        node_state: state || null,
-        node_last_event: lastEvent ? Number(lastEvent) : null,
-      }),
+      // no version: empty fields (see rowText)
+      node:
+        state === ''
+          ? null
+          : { json: nodeJson!, state: state as NodeState, lastEvent: Number(lastEvent) },
       nextCreated: nextCreated(times[i]!),
     });
   }
