@@ -5,8 +5,7 @@ import { eventKey } from '../event-key';
  * fact first stores it, and the other's copy is a duplicate (ingest.md). A node is created once,
  * an agent ends once, a session is titled once.
  */
-export const createdKey = (ref: string, kind: 'started' | 'spawned'): string =>
-  eventKey(ref, kind);
+export const createdKey = (ref: string, kind: 'started' | 'spawned'): string => eventKey(ref, kind);
 
 export const endedKey = (ref: string): string => eventKey(ref, 'ended');
 
