@@ -25,6 +25,7 @@ export const HOOK_EVENTS: ReadonlyArray<{ event: string; matcher?: string }> = [
   { event: 'SubagentStop' },
   { event: 'PreToolUse', matcher: 'Task|Agent' },
   { event: 'PostToolUse', matcher: 'Task|Agent' },
+  { event: 'PermissionRequest' },
   { event: 'Notification' },
   { event: 'Stop' },
 ];
