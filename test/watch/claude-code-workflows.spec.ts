@@ -29,10 +29,7 @@ function convert(...chunks: SourceLine[][]): WatchEvent[] {
 // Expected values, read from the raw files.
 const sessionId = files.find((f) => !f.file.path.includes('/'))!.file.id;
 const record = JSON.parse(
-  readFileSync(
-    join(DIR, files.find((f) => RECORD.test(f.file.path))!.file.path),
-    'utf8',
-  ),
+  readFileSync(join(DIR, files.find((f) => RECORD.test(f.file.path))!.file.path), 'utf8'),
 ) as {
   runId: string;
   workflowProgress: Array<{
