@@ -36,7 +36,7 @@ describe('POST /ingest/v1/graphs/{graph_key}/hooks/claude-code', () => {
     const agent = { agent_id: 'f1', agent_type: 'Explore' };
     return [
       hook('SessionStart', { source: 'startup' }),
-      hook('UserPromptSubmit', { prompt: 'Fix the login bug' }),
+      hook('UserPromptSubmit', { prompt: 'Fix the login bug', prompt_id: 'p-1' }),
       hook('SubagentStart', agent),
       hook('PermissionRequest', { ...agent, tool_name: 'Bash', tool_input: { command: 'ls' } }),
       hook('PostToolUse', { ...agent, tool_name: 'Bash', tool_input: { command: 'ls' } }),
@@ -50,7 +50,7 @@ describe('POST /ingest/v1/graphs/{graph_key}/hooks/claude-code', () => {
     const b = new TranscriptBuilder(sid, '2.1.90', Date.now() - 60_000);
     const f1 = b.agentFile('f1');
     const lines: SourceLine[] = [
-      b.prompt('Fix the login bug'),
+      b.prompt('Fix the login bug', undefined, { promptId: 'p-1' }),
       b.toolUse('T1', 'Agent', {
         description: 'Find it',
         prompt: 'Find it',
@@ -204,6 +204,13 @@ describe('POST /ingest/v1/graphs/{graph_key}/hooks/claude-code', () => {
     expect(totals.duplicates).toBeGreaterThanOrEqual(4); // started, spawned, title, ended
     const both = await graphOf(graph);
     expectEachFactOnce(both.nodes, both.events, sid);
+    // The prompt both name (prompt_id / promptId) set the session working once.
+    const read = await stack().read<{
+      data: Array<{ type: string; payload: { state?: string } }>;
+    }>(`/graphs/gph_${graph}/events?order=asc&limit=1000`);
+    expect(
+      read.data.filter((e) => e.type === 'status' && e.payload.state === 'working'),
+    ).toHaveLength(1);
   }, 90_000);
 
   it('watch --once first, then the hooks: the hooks add no event at all', async () => {

@@ -112,6 +112,27 @@ describe('Claude Code hooks posted to the ingestor', () => {
     expect(new Set(sim.stored.map((e) => e.key)).size).toBe(sim.stored.length);
   });
 
+  it('a prompt the hook names (prompt_id) and the transcript names (promptId) sets the session working once', () => {
+    const sim = new IngestSim();
+    sim.hook(hook('UserPromptSubmit', { prompt: 'Go', prompt_id: 'p-1' }), T0);
+    const b = new TranscriptBuilder(SID, '2.1.220');
+    const out = claudeCodeAdapter.toEvents(claudeCodeAdapter.initialState(), [
+      b.prompt('Go', undefined, { promptId: 'p-1' }),
+      b.text('Done.'),
+      b.system('turn_duration', { durationMs: 10 }),
+    ]);
+    expect(out.events.filter((e) => e.type === 'status').map((e) => e.key)).toEqual([
+      `${SID}:turn:p-1:working`,
+      expect.not.stringContaining(':turn:'),
+    ]);
+    expect(sim.store(out.events).dropped).toBe(0);
+    expect(count(sim, 'status', SID)).toBe(2); // the hook's working was the transcript's
+    // a later prompt of the same session, hooked after the transcript feeds it: no hook status
+    expect(
+      sim.hook(hook('UserPromptSubmit', { prompt: 'More', prompt_id: 'p-2' }), T0 + 9_000),
+    ).toMatchObject({ accepted: 0 });
+  });
+
   it('raises attention on a permission request and clears it once, on the answer', () => {
     const sim = new IngestSim();
     const inAgent = { agent_id: 'a9', agent_type: 'general-purpose' };

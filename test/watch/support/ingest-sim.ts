@@ -54,7 +54,7 @@ export class IngestSim {
       transcriptFeeds: [...this.keys].some(
         (k) =>
           k.startsWith(rule.prefix) &&
-          !k.startsWith(rule.exceptPrefix) &&
+          !rule.exceptPrefixes.some((p) => k.startsWith(p)) &&
           !rule.exceptKeys.includes(k),
       ),
       ...(node ? this.openAsk(node) : {}),

@@ -49,11 +49,18 @@ export class Emitter {
     return node !== undefined && !node.ended;
   }
 
-  send<T extends NodeEventType>(type: T, ref: string, payload: PayloadOf<T>): boolean {
+  /** `factKey`: the key of a fact hooks report too (fact-keys.ts), else the line's own key. */
+  send<T extends NodeEventType>(
+    type: T,
+    ref: string,
+    payload: PayloadOf<T>,
+    factKey?: string,
+  ): boolean {
     const node = this.node(ref);
     if (!node || node.ended) return false;
     const lineKey = eventKey(this.line.fileId, this.line.lineId, this.n++);
-    const key = type === 'ended' ? endedKey(ref) : type === 'title' ? titleKey(ref) : lineKey;
+    const key =
+      factKey ?? (type === 'ended' ? endedKey(ref) : type === 'title' ? titleKey(ref) : lineKey);
     this.push(key, type, ref, payload, this.ts);
     node.lastEventAt = Math.max(node.lastEventAt, this.ts);
     if (type === 'status') node.state = (payload as PayloadOf<'status'>).state;

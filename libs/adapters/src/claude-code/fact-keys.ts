@@ -10,3 +10,7 @@ export const createdKey = (ref: string, kind: 'started' | 'spawned'): string => 
 export const endedKey = (ref: string): string => eventKey(ref, 'ended');
 
 export const titleKey = (sessionRef: string): string => eventKey(sessionRef, 'title');
+
+/** A session set working by the user's prompt `promptId` (one prompt starts one turn). */
+export const turnStartKey = (sessionRef: string, promptId: string): string =>
+  eventKey(sessionRef, 'turn', promptId, 'working');

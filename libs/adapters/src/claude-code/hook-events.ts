@@ -8,7 +8,7 @@ import { eventKey } from '../event-key';
 import { eventSource } from '../event-source';
 import { cleanText, firstLine } from '../text';
 import { PROVIDER } from './emitter';
-import { createdKey, endedKey, titleKey } from './fact-keys';
+import { createdKey, endedKey, titleKey, turnStartKey } from './fact-keys';
 import { LABEL_MAX, TEXT_MAX, toolLabel } from './tool-input';
 
 /** `source.adapter` of events made from hooks posted to the ingestor (`claude-code-hooks/1`). */
@@ -59,12 +59,12 @@ export const keyTime = (key: string): number => Number(key.slice(-TIME_DIGITS));
  */
 export function transcriptKeyRule(sessionId: string): {
   prefix: string;
-  exceptPrefix: string;
+  exceptPrefixes: string[];
   exceptKeys: string[];
 } {
   return {
     prefix: `${sessionId}:`,
-    exceptPrefix: `${sessionId}:hook.`,
+    exceptPrefixes: [`${sessionId}:hook.`, `${sessionId}:turn:`],
     exceptKeys: [createdKey(sessionId, 'started'), titleKey(sessionId)],
   };
 }
@@ -160,11 +160,14 @@ export function claudeCodeHookEvents(payload: Obj, receivedAt: number, view: Hoo
       if (prompt)
         em.push('title', sessionId, { title: cleanText(prompt, TITLE_MAX) }, titleKey(sessionId));
       em.answer(view);
+      const promptId = str(payload['prompt_id']);
       if (turns)
-        em.push('status', sessionId, {
-          state: 'working',
-          ...(prompt ? { summary: cleanText(prompt, TEXT_MAX) } : {}),
-        });
+        em.push(
+          'status',
+          sessionId,
+          { state: 'working', ...(prompt ? { summary: cleanText(prompt, TEXT_MAX) } : {}) },
+          promptId ? turnStartKey(sessionId, promptId.slice(0, 100)) : undefined,
+        );
       break;
     }
     case 'Stop': {

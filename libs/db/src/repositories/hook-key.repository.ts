@@ -4,7 +4,7 @@ import { Repository } from './repository';
 /** Which stored idempotency keys count as a session's transcript (see the adapters' hook events). */
 export interface TranscriptKeyRule {
   prefix: string;
-  exceptPrefix: string;
+  exceptPrefixes: string[];
   exceptKeys: string[];
 }
 
@@ -41,7 +41,8 @@ export class HookKeyRepository extends Repository {
     }>`select
         exists (select 1 from event_keys k
           where k.graph_id = d.graph_id and starts_with(k.key, ${transcript.prefix})
-            and not starts_with(k.key, ${transcript.exceptPrefix})
+            and not exists (select 1 from unnest(${transcript.exceptPrefixes}::text[]) p
+              where starts_with(k.key, p))
             and k.key <> all(${transcript.exceptKeys}::text[])) as transcript_feeds,
         ${newest(askPrefix)} as ask,
         ${newest(answeredPrefix)} as answered
