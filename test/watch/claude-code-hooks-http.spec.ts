@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { claudeCodeAdapter } from '@graph-history/adapters';
+import { claudeCodeAdapter, claudeCodeHookEvents, hookViewNeeds } from '@graph-history/adapters';
 import { nodeOf, replay } from './support/graph-replay';
 import { IngestSim } from './support/ingest-sim';
 import { TranscriptBuilder } from './support/transcript-builder';
@@ -161,6 +161,44 @@ describe('Claude Code hooks posted to the ingestor', () => {
       reason: 'question',
       message: 'Which DB?',
     });
+  });
+
+  it('depends only on the parts of the view hookViewNeeds names (the ingestor reads no other)', () => {
+    const names = [
+      'SessionStart',
+      'UserPromptSubmit',
+      'SubagentStart',
+      'SubagentStop',
+      'PermissionRequest',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PermissionDenied',
+      'Notification',
+      'Elicitation',
+      'ElicitationResult',
+      'Stop',
+      'StopFailure',
+      'TaskCreated',
+      'TaskCompleted',
+      'TeammateIdle',
+      'SessionEnd',
+    ];
+    for (const name of names) {
+      const payload = hook(name, {
+        agent_id: 'a1',
+        prompt: 'go',
+        notification_type: 'permission_prompt',
+      });
+      const needs = hookViewNeeds(payload);
+      const full = claudeCodeHookEvents(payload, T0, { transcriptFeeds: true, openAskAt: T0 - 1 });
+      const masked = claudeCodeHookEvents(payload, T0, {
+        transcriptFeeds: needs.transcriptFeeds,
+        ...(needs.openAsk ? { openAskAt: T0 - 1 } : {}),
+      });
+      expect(masked).toEqual(full);
+      const none = claudeCodeHookEvents(payload, T0, { transcriptFeeds: false });
+      if (!needs.transcriptFeeds && !needs.openAsk) expect(none).toEqual(full);
+    }
   });
 
   it('refuses a payload without a session id', () => {

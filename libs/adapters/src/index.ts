@@ -15,6 +15,7 @@ export {
   askKeyPrefix,
   claudeCodeHookEvents,
   hookNode,
+  hookViewNeeds,
   keyTime,
   transcriptKeyRule,
 } from './claude-code/hook-events';

@@ -5,6 +5,7 @@ import {
   claudeCodeHookEvents,
   hookNode,
   type HookView,
+  hookViewNeeds,
   keyTime,
   transcriptKeyRule,
 } from '@graph-history/adapters';
@@ -14,6 +15,9 @@ import { checkWriter, IngestService, type SentBody } from '../ingest/ingest.serv
 import { invalidHookBody, unusableHook } from './hook-errors';
 
 type Obj = Record<string, unknown>;
+
+/** Sessions known to be fed by a transcript, kept per process (the set starts over when full). */
+const FED_SESSIONS_KEPT = 100_000;
 
 /** What the hook endpoint did with a payload (it answers 204; tests and logs read this). */
 export interface HookResult {
@@ -31,6 +35,8 @@ export interface HookResult {
  */
 @Injectable()
 export class ClaudeCodeHooksService {
+  private readonly fedSessions = new Set<string>();
+
   constructor(
     private readonly ingest: IngestService,
     private readonly keys: HookKeyRepository,
@@ -53,20 +59,41 @@ export class ClaudeCodeHooksService {
     return { accepted: stored.accepted, duplicates: stored.duplicates, dropped: stored.dropped };
   }
 
+  /** Reads only what the hook's events depend on (hookViewNeeds). */
   private async view(accountId: number, graphKey: string, payload: Obj): Promise<HookView> {
     const sessionId = payload['session_id'];
     const node = hookNode(payload);
     if (typeof sessionId !== 'string' || node === undefined) return { transcriptFeeds: false };
-    const facts = await this.keys.facts(
-      accountId,
-      graphKey,
-      transcriptKeyRule(sessionId),
+    const needs = hookViewNeeds(payload);
+    const [feeds, open] = await Promise.all([
+      needs.transcriptFeeds ? this.feeds(accountId, graphKey, sessionId) : false,
+      needs.openAsk ? this.openAsk(accountId, graphKey, node) : undefined,
+    ]);
+    return { transcriptFeeds: feeds, ...(open !== undefined ? { openAskAt: open } : {}) };
+  }
+
+  /** Once a transcript feeds a session it always does: that answer is kept (per process). */
+  private async feeds(accountId: number, graphKey: string, sessionId: string): Promise<boolean> {
+    const id = `${accountId}/${graphKey}/${sessionId}`;
+    if (this.fedSessions.has(id)) return true;
+    const fed = await this.keys.transcriptFeeds(accountId, graphKey, transcriptKeyRule(sessionId));
+    if (fed) {
+      if (this.fedSessions.size >= FED_SESSIONS_KEPT) this.fedSessions.clear();
+      this.fedSessions.add(id);
+    }
+    return fed;
+  }
+
+  private async openAsk(
+    accountId: number,
+    graphKey: string,
+    node: string,
+  ): Promise<number | undefined> {
+    const [ask, answered] = await this.keys.newestOf(accountId, graphKey, [
       askKeyPrefix(node),
       answeredKeyPrefix(node),
-    );
-    const ask = facts.newestAsk === null ? undefined : keyTime(facts.newestAsk);
-    const answered = facts.newestAnswered === null ? undefined : keyTime(facts.newestAnswered);
-    const open = ask !== undefined && (answered === undefined || answered < ask);
-    return { transcriptFeeds: facts.transcriptFeeds, ...(open ? { openAskAt: ask } : {}) };
+    ]);
+    if (ask === null) return undefined;
+    return answered === null || keyTime(answered) < keyTime(ask) ? keyTime(ask) : undefined;
   }
 }

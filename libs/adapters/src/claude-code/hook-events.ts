@@ -69,6 +69,24 @@ export function transcriptKeyRule(sessionId: string): {
   };
 }
 
+/** Hooks whose events depend on `HookView.transcriptFeeds` (turn states, task activity). */
+const TURN_HOOKS = new Set(['UserPromptSubmit', 'Stop', 'TaskCreated', 'TaskCompleted']);
+/** Hooks that answer an open attention (`HookView.openAskAt`). */
+const ANSWER_HOOKS = new Set([
+  'UserPromptSubmit',
+  'Stop',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionDenied',
+  'ElicitationResult',
+]);
+
+/** Which parts of the HookView a hook's events depend on: the others need not be read. */
+export function hookViewNeeds(payload: Obj): { transcriptFeeds: boolean; openAsk: boolean } {
+  const event = str(payload['hook_event_name']) ?? '';
+  return { transcriptFeeds: TURN_HOOKS.has(event), openAsk: ANSWER_HOOKS.has(event) };
+}
+
 const ASK_REASONS: Record<string, 'permission' | 'question'> = {
   permission_prompt: 'permission',
   elicitation_dialog: 'question',
