@@ -206,6 +206,74 @@ describe('Claude Code hooks posted to the ingestor', () => {
     expect(() => sim.hook({ hook_event_name: 'Stop' }, T0)).toThrow(/session_id/);
   });
 
+  it('property: hooks and the transcript interleaved in any order give each node and fact once', () => {
+    const b = new TranscriptBuilder(SID, '2.1.220');
+    const f1 = b.agentFile('f1');
+    const lines = [
+      b.prompt('Fix the login bug', undefined, { promptId: 'p-1' }),
+      b.toolUse('T1', 'Agent', {
+        description: 'Find it',
+        prompt: 'Find it',
+        subagent_type: 'Explore',
+      }),
+      b.agentRoot(f1, 'Find it', 'f1'),
+      b.text('Found in auth.ts', f1),
+      b.toolResult('T1', 'Found in auth.ts', {
+        toolUseResult: { status: 'completed', agentId: 'f1' },
+      }),
+      b.text('Fixed.'),
+      b.system('turn_duration', { durationMs: 10 }),
+    ];
+    const hooks = hooksOfTheSession.map((p) =>
+      p.hook_event_name === 'UserPromptSubmit' ? { ...p, prompt_id: 'p-1' } : p,
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: lines.length }), { maxLength: 4 }),
+        fc.array(fc.boolean(), { minLength: hooks.length + 5, maxLength: hooks.length + 5 }),
+        (cuts, picks) => {
+          // the transcript's lines in chunks (the watcher's passes), hooks in their own order
+          const bounds = [...new Set([0, ...cuts, lines.length])].sort((x, y) => x - y);
+          const chunks = bounds.slice(1).map((end, i) => lines.slice(bounds[i], end));
+          const state = claudeCodeAdapter.initialState();
+          const sim = new IngestSim();
+          let h = 0;
+          let at = T0;
+          let dropped = 0;
+          for (const hookFirst of picks) {
+            if ((hookFirst || chunks.length === 0) && h < hooks.length)
+              sim.hook(hooks[h++]!, (at += 500));
+            else if (chunks.length > 0)
+              sim.store(claudeCodeAdapter.toEvents(state, chunks.shift()!).events);
+          }
+          for (const chunk of chunks)
+            dropped += sim.store(claudeCodeAdapter.toEvents(state, chunk).events).dropped;
+          while (h < hooks.length) sim.hook(hooks[h++]!, (at += 500));
+          replay(sim.stored);
+          expect(dropped).toBe(0); // the watch never has an event refused
+          expect(sim.state.nodes.size).toBe(2);
+          for (const [type, node] of [
+            ['session.started', SID],
+            ['agent.spawned', `${SID}/f1`],
+            ['ended', `${SID}/f1`],
+            ['title', SID],
+          ] as const)
+            expect(count(sim, type, node)).toBe(1);
+          expect(
+            sim.stored.filter(
+              (e) =>
+                e.type === 'status' &&
+                (e.payload as { state: string }).state === 'working' &&
+                e.node === SID,
+            ),
+          ).toHaveLength(1);
+          expect(nodeOf(sim.state, `${SID}/f1`).state).toBe('completed');
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('any sequence of hooks, re-posted or not, gives a stream ingest takes, each fact once', () => {
     const agents = ['a1', 'a2', 'a3'];
     const payload = fc.oneof(
