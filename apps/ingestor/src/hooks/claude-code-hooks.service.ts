@@ -19,7 +19,7 @@ type Obj = Record<string, unknown>;
 /** Sessions known to be fed by a transcript, kept per process (the set starts over when full). */
 const FED_SESSIONS_KEPT = 100_000;
 
-/** What the hook endpoint did with a payload (it answers 204; tests and logs read this). */
+/** What was done with a payload (the endpoint answers 204 without it). */
 export interface HookResult {
   accepted: number;
   duplicates: number;
