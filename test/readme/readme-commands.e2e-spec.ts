@@ -153,7 +153,12 @@ describe('README.md command blocks', () => {
           const settings = path.join(claudeHome, '.claude/settings.json');
           // install then uninstall leaves the settings as they were: empty of hooks
           expect(JSON.parse(readFileSync(settings, 'utf8')).hooks ?? {}).toEqual({});
-          expect(result.stdout + result.stderr).toMatch(/Found 1 session/);
+          if (/\bgraph-history watch\b/.test(block.text))
+            expect(result.stdout + result.stderr).toMatch(/Found 1 session/);
+          if (/hooks install --http/.test(block.text))
+            expect(result.stdout).toContain(
+              `They post each hook to http://127.0.0.1:${ports.ingest}/ingest/v1/graphs/`,
+            );
         }
         if (/^\s*curl /m.test(block.text)) {
           const body = JSON.parse(result.stdout) as { object?: string; error?: unknown };

@@ -460,4 +460,30 @@ describe('hook announcements (hand-made hook payloads)', () => {
       }).events,
     ).toEqual([]);
   });
+
+  it('raises a permission prompt once, whether PermissionRequest or Notification tells it first', () => {
+    const b = new TranscriptBuilder(SID, VERSION);
+    const state = claudeCodeAdapter.initialState();
+    claudeCodeAdapter.toEvents(state, [b.prompt('Go')]);
+    expect(
+      announce(state, {
+        hook_event_name: 'PermissionRequest',
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test' },
+      }),
+    ).toEqual([
+      expect.objectContaining({
+        type: 'attention.raised',
+        node: SID,
+        payload: { reason: 'permission', message: 'Asks to use Bash npm test' },
+      }),
+    ]);
+    expect(
+      announce(state, {
+        hook_event_name: 'Notification',
+        notification_type: 'permission_prompt',
+        message: 'Claude needs your permission to use Bash',
+      }),
+    ).toEqual([]);
+  });
 });

@@ -9,6 +9,7 @@ import {
   ErrorEnvelopeFilter,
   fastifySetup,
 } from '@graph-history/http';
+import { CLAUDE_CODE_HOOKS_PATH } from './hooks/claude-code-hooks-route';
 import { acceptOnlyJsonBodies } from './ingest/json-bodies';
 import { refuseOtherMethodsOnEvents } from './ingest/events-route';
 import { MAX_BODY_BYTES } from './ingest/ingest-limits';
@@ -41,6 +42,7 @@ export async function createIngestorApp({
   acceptOnlyJsonBodies(fastify);
   answerOversizedBodiesAfterDraining(fastify, MAX_BODY_BYTES, docBase);
   refuseOtherMethodsOnEvents(fastify, docBase);
+  refuseOtherMethodsOnEvents(fastify, docBase, CLAUDE_CODE_HOOKS_PATH, 'Claude Code hooks');
   const app = await NestFactory.create<NestFastifyApplication>(
     IngestorModule.register({ config, db, ...options }),
     adapter,

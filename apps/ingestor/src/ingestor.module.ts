@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
-import { DatabaseHealthRepository, Db } from '@graph-history/db';
+import { DatabaseHealthRepository, Db, HookKeyRepository } from '@graph-history/db';
 import {
   ApiKeyGuard,
   bruteForceGuardProviders,
@@ -16,6 +16,8 @@ import { ApplyJobHandler } from './apply/apply-job.handler';
 import { AppliedEventsPublisher } from './apply/applied-events-publisher';
 import { LocalApplier } from './apply/local-applier';
 import { IngestPipelineModule } from './ingest-pipeline.module';
+import { ClaudeCodeHooksController } from './hooks/claude-code-hooks.controller';
+import { ClaudeCodeHooksService } from './hooks/claude-code-hooks.service';
 import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
 import { IngestorRuntime } from './ingestor-runtime';
@@ -47,7 +49,12 @@ export class IngestorModule {
         LoggerModule.forRoot(loggerParams(config.LOG_LEVEL, 'ingestor')),
         IngestPipelineModule,
       ],
-      controllers: [IngestController, HealthController, MetricsController],
+      controllers: [
+        IngestController,
+        ClaudeCodeHooksController,
+        HealthController,
+        MetricsController,
+      ],
       providers: [
         { provide: INGESTOR_OPTIONS, useValue: options },
         ...bruteForceGuardProviders(`${config.QUEUE_PREFIX}:rl:authfail`),
@@ -71,7 +78,9 @@ export class IngestorModule {
           inject: [PRODUCER_REDIS, CONFIG],
         },
         repositoryProvider(DatabaseHealthRepository),
+        repositoryProvider(HookKeyRepository),
         IngestService,
+        ClaudeCodeHooksService,
         ApplyJobHandler,
         AppliedEventsPublisher,
         LocalApplier,

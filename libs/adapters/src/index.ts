@@ -7,3 +7,15 @@ export { teamGroup } from './claude-code/files';
 export { codexAdapter } from './codex/codex.adapter';
 export type { CodexState } from './codex/state';
 export { rolloutThreadId } from './codex/files';
+export {
+  HOOK_ADAPTER,
+  type HookEvents,
+  type HookView,
+  answeredKeyPrefix,
+  askKeyPrefix,
+  claudeCodeHookEvents,
+  hookNode,
+  hookViewNeeds,
+  keyTime,
+  transcriptKeyRule,
+} from './claude-code/hook-events';

@@ -37,3 +37,4 @@ export * from './replica-routing';
 export * from './repositories/replica-progress.repository';
 export * from './repositories/node-json-row';
 export * from './repositories/id-key.repository';
+export * from './repositories/hook-key.repository';

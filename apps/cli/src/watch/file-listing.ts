@@ -2,8 +2,11 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Transcript layouts nest at most this deep (`<session>/subagents/agent-<id>.jsonl` is 3). */
-const MAX_DEPTH = 3;
+/**
+ * Transcript layouts nest at most this deep: `<session>/subagents/agent-<id>.jsonl` is 3, a
+ * workflow's agent `<session>/subagents/workflows/<run>/agent-<id>.jsonl` is 5.
+ */
+const MAX_DEPTH = 5;
 
 async function entries(dir: string): Promise<Dirent[]> {
   try {

@@ -5,7 +5,7 @@ import { EVENTS_PATH } from './events-route';
 import { IngestResult, IngestService } from './ingest.service';
 
 /** The request body's size: its Content-Length, or for a chunked body, its JSON re-encoded. */
-function bodyBytes(req: FastifyRequest, body: unknown): number {
+export function bodyBytes(req: FastifyRequest, body: unknown): number {
   const declared = Number(req.headers['content-length']);
   return Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(body) ?? '');
 }

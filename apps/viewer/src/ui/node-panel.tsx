@@ -2,6 +2,7 @@ import { jsonLink } from '../api/json-links';
 import { NODE_DETAIL_EXPANSIONS, type NodeDetail } from '../api/types';
 import { clock, dateTime, duration, nodeName, plural } from '../model/format';
 import { NodeFlags } from './node-flags';
+import { ProviderBadge } from './provider-badge';
 import { StateBadge } from './state-badge';
 import { UserText } from './user-text';
 import { plainText } from '../model/plain-text';
@@ -58,6 +59,10 @@ export function NodePanel(p: Props) {
               {n.kind}
               {n.agent_type ? ' · ' : ''}
               <UserText text={n.agent_type} />
+            </dd>
+            <dt>provider</dt>
+            <dd>
+              <ProviderBadge provider={n.provider} />
             </dd>
             <dt>ref</dt>
             <dd>

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { NodeTree, TreeRow } from '../model/node-tree';
 import { nodeName } from '../model/format';
+import { rowShowsProvider } from '../model/provider';
 import { NodeFlags } from './node-flags';
+import { ProviderBadge } from './provider-badge';
 import { StateBadge } from './state-badge';
 import { TaskProgress } from './task-progress';
 import { revealRow, useViewport } from './use-viewport';
@@ -162,6 +164,9 @@ export function TreeView(p: Props) {
                     {r.hasChildren ? (r.expanded ? '▾' : '▸') : ''}
                   </span>
                   <span class="kind">{n.kind === 'session' ? 'session' : 'agent'}</span>
+                  {rowShowsProvider(n, n.parent_id ? p.tree.byId.get(n.parent_id) : undefined) && (
+                    <ProviderBadge provider={n.provider} />
+                  )}
                   <span class="label">
                     <UserText text={nodeName(n)} />
                   </span>

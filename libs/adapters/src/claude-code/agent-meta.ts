@@ -31,12 +31,13 @@ export function readAgentMeta(
     if (v !== undefined) meta[k] = v;
   };
   set('agentType', str(m['agentType']));
-  set('description', str(m['description'], TEXT_MAX));
+  set('description', str(m['description'], TEXT_MAX) ?? str(m['label'], TEXT_MAX));
   set('toolUseId', str(m['toolUseId']));
   set('parentAgentId', str(m['parentAgentId']));
   set('name', str(m['name']));
   if (typeof m['spawnDepth'] === 'number' && Number.isInteger(m['spawnDepth']))
     meta.spawnDepth = m['spawnDepth'];
+  set('workflow', role.workflow);
   state.metas ??= {};
   setOwn(state.metas, `${role.sessionId}/${role.agentId}`, meta);
   return undefined;
@@ -63,15 +64,17 @@ export function agentFromMeta(
   const parent = meta.parentAgentId
     ? (getOwn(em.session.agents, meta.parentAgentId) ?? `${em.sessionId}/${meta.parentAgentId}`)
     : em.sessionId;
+  // A workflow's agents run beside the session (the Workflow tool does not block it).
+  const workflow = meta.workflow !== undefined;
   return linkSpawn(
     em,
     meta.toolUseId ?? agentId,
     {
       parent,
-      agentType: meta.agentType ?? 'general-purpose',
-      purpose: meta.description ?? 'sub-agent',
+      agentType: meta.agentType ?? (workflow ? 'workflow' : 'general-purpose'),
+      purpose: meta.description ?? (workflow ? `Workflow ${meta.workflow}` : 'sub-agent'),
       promptKey: '',
-      background: false,
+      background: workflow,
       ts: em.ts,
       version: em.line.version ?? em.session.version,
     },

@@ -5,7 +5,7 @@ import { Emitter } from './emitter';
 import { standInLine } from './line';
 import { endAgent, linkSpawn } from './spawns';
 import type { ClaudeCodeState, SessionMemo } from './state';
-import { TEXT_MAX } from './tool-input';
+import { TEXT_MAX, toolLabel } from './tool-input';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -22,10 +22,20 @@ const NOTIFICATION_REASONS: Record<string, 'permission' | 'question'> = {
   elicitation_dialog: 'question',
 };
 
+/** Raises attention once: a prompt both `PermissionRequest` and `Notification` tell is one. */
+function ask(em: Emitter, ref: string, reason: 'permission' | 'question', message?: string): void {
+  if (em.node(ref)?.attention) return;
+  em.send('attention.raised', ref, {
+    reason,
+    ...(message ? { message: cleanText(message, TEXT_MAX) } : {}),
+  });
+}
+
 /**
  * What a Claude Code hook tells ahead of the transcript. Only what a transcript shows late is
  * announced: an agent starting (`SubagentStart`, tied to the session's oldest open spawn call),
- * an agent ending (`SubagentStop`), a permission prompt or question (`Notification`), a turn's
+ * an agent ending (`SubagentStop`), a permission prompt or question (`PermissionRequest`,
+ * `Notification`), a turn's
  * end (`Stop`). The creation keeps the transcript's key (`<ref>:spawned`); for the rest, the
  * state records what was sent, so the transcript's later copy adds nothing.
  */
@@ -63,12 +73,15 @@ export function announce(
     }
     case 'Notification': {
       const reason = getOwn(NOTIFICATION_REASONS, str(payload['notification_type']) ?? '');
-      const message = str(payload['message']);
-      if (reason)
-        em.send('attention.raised', actor, {
-          reason,
-          ...(message ? { message: cleanText(message, TEXT_MAX) } : {}),
-        });
+      if (reason) ask(em, actor, reason, str(payload['message']));
+      break;
+    }
+    case 'PermissionRequest': {
+      const tool = str(payload['tool_name']) ?? 'a tool';
+      const input = payload['tool_input'];
+      const obj =
+        typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+      ask(em, actor, 'permission', `Asks to use ${toolLabel(tool, obj)}`);
       break;
     }
     case 'Stop': {

@@ -8,6 +8,7 @@ import { LABEL_MAX } from './tool-input';
 import { inboxMessage, receiveMessage } from './teams';
 import { teammateJoined } from './team-members';
 import { toolResult, toolUse, waitingForTask } from './tool-facts';
+import { turnStartKey } from './fact-keys';
 
 const TITLE_MAX = 200;
 
@@ -34,7 +35,13 @@ function prompt(em: Emitter, ref: string, text: string): void {
     em.session.titled = em.send('title', ref, { title: cleanText(text, TITLE_MAX) });
   }
   if (node.attention) em.send('attention.cleared', ref, {});
-  em.send('status', ref, { state: 'working', summary: text });
+  const promptId = em.line.promptId;
+  em.send(
+    'status',
+    ref,
+    { state: 'working', summary: text },
+    promptId ? turnStartKey(ref, promptId) : undefined,
+  );
 }
 
 /** Applies the facts of one line to node `ref` (the session, or the agent the line belongs to). */

@@ -22,6 +22,7 @@ import {
 } from './line-router';
 import { readAgentMeta } from './agent-meta';
 import { parseLine } from './parse-line';
+import { type WorkflowEnd, applyWorkflowEnd, workflowRunEnds } from './workflow-runs';
 import { inboxEntries, teamConfigEntries } from './team-files';
 import { type ClaudeCodeState, createClaudeCodeState } from './state';
 
@@ -31,6 +32,8 @@ export interface ClaudeCodeLine extends TimedLine {
   line: ParsedLine;
   fileId: string;
   path: string;
+  /** A workflow run's record: how one of its agents ended. */
+  workflowEnd?: WorkflowEnd;
 }
 
 function prepare(state: ClaudeCodeState, source: SourceLine): PreparedLine<ClaudeCodeLine> {
@@ -39,6 +42,29 @@ function prepare(state: ClaudeCodeState, source: SourceLine): PreparedLine<Claud
   if (role.role === 'meta') {
     const problem = readAgentMeta(state, role, source.text);
     return problem ? { problem: { file: source.file.path, lineNo: 1, message: problem } } : {};
+  }
+  if (role.role === 'workflow_run') {
+    const ends = workflowRunEnds(role.sessionId, source.file.id, source.text);
+    return {
+      lines: ends.lines.map(({ ts, line, end }) => ({
+        ts,
+        role,
+        line,
+        fileId: source.file.id,
+        path: source.file.path,
+        workflowEnd: end,
+      })),
+      ...(ends.problem
+        ? { problem: { file: source.file.path, lineNo: 1, message: ends.problem } }
+        : {}),
+    };
+  }
+  if (role.role === 'agent' && role.workflow !== undefined) {
+    // An agent of a workflow needs no spawn call: its meta file (or, until it is read, its
+    // folder) says it belongs to the run, and it is created under the session.
+    const key = `${role.sessionId}/${role.agentId}`;
+    state.metas ??= {};
+    if (!getOwn(state.metas, key)) setOwn(state.metas, key, { workflow: role.workflow });
   }
   if (role.role === 'team_config' || role.role === 'inbox') {
     const entries =
@@ -87,9 +113,14 @@ function prepare(state: ClaudeCodeState, source: SourceLine): PreparedLine<Claud
 function apply(state: ClaudeCodeState, lines: readonly ClaudeCodeLine[]): AdapterOutput {
   const run: Run = { state, out: [], problems: [] };
   linkHeldByMeta(run);
-  for (const { role, line, fileId, path } of lines) {
+  for (const { role, line, fileId, path, workflowEnd } of lines) {
     const file = fileMemo(state, fileId, path);
     try {
+      if (role.role === 'workflow_run') {
+        if (workflowEnd)
+          applyWorkflowEnd(state, role.sessionId, { line, end: workflowEnd }, run.out);
+        continue;
+      }
       routeLine(run, role, line, file);
     } catch (err) {
       run.problems.push({

@@ -5,6 +5,7 @@ import {
   type WatchEventType,
 } from '@graph-history/domain';
 import { eventKey } from '../event-key';
+import { createdKey, endedKey, titleKey } from './fact-keys';
 import { eventSource } from '../event-source';
 import { getOwn, setOwn } from '../own-record';
 import type { ParsedLine } from './line';
@@ -23,8 +24,9 @@ type NodeEventType = Exclude<WatchEventType, 'session.started' | 'agent.spawned'
 /**
  * Emits the events of one transcript line. It is the single gate that keeps the stream valid for
  * ingest.md: events only on known nodes, nothing after a node's end, each ref created once.
- * Keys are `<file id>:<line uuid>:<n>`; creations use `<ref>:started` / `<ref>:spawned`, so a
- * node gets the same key whichever line ends up creating it.
+ * Keys are `<file id>:<line uuid>:<n>`; the facts hooks report too have fact keys (fact-keys.ts):
+ * creations `<ref>:started` / `<ref>:spawned`, an end `<ref>:ended`, a session's title
+ * `<ref>:title`, so a fact gets the same key whichever line (or hook) sends it.
  */
 export class Emitter {
   private n = 0;
@@ -47,10 +49,19 @@ export class Emitter {
     return node !== undefined && !node.ended;
   }
 
-  send<T extends NodeEventType>(type: T, ref: string, payload: PayloadOf<T>): boolean {
+  /** `factKey`: the key of a fact hooks report too (fact-keys.ts), else the line's own key. */
+  send<T extends NodeEventType>(
+    type: T,
+    ref: string,
+    payload: PayloadOf<T>,
+    factKey?: string,
+  ): boolean {
     const node = this.node(ref);
     if (!node || node.ended) return false;
-    this.push(eventKey(this.line.fileId, this.line.lineId, this.n++), type, ref, payload, this.ts);
+    const lineKey = eventKey(this.line.fileId, this.line.lineId, this.n++);
+    const key =
+      factKey ?? (type === 'ended' ? endedKey(ref) : type === 'title' ? titleKey(ref) : lineKey);
+    this.push(key, type, ref, payload, this.ts);
     node.lastEventAt = Math.max(node.lastEventAt, this.ts);
     if (type === 'status') node.state = (payload as PayloadOf<'status'>).state;
     if (type === 'ended') {
@@ -72,7 +83,7 @@ export class Emitter {
   startSession(payload: PayloadOf<'session.started'>): boolean {
     const ref = this.sessionId;
     if (this.node(ref)) return false;
-    this.push(eventKey(ref, 'started'), 'session.started', ref, payload, this.ts);
+    this.push(createdKey(ref, 'started'), 'session.started', ref, payload, this.ts);
     setOwn(this.session.nodes, ref, newNodeMemo('session', this.ts));
     return true;
   }
@@ -93,7 +104,7 @@ export class Emitter {
     if (parent === undefined) return false;
     const placed: PayloadOf<'agent.spawned'> =
       parent === payload.parent ? payload : { ...payload, parent, link_method: 'inferred' };
-    this.push(eventKey(ref, 'spawned'), 'agent.spawned', ref, placed, ts, version);
+    this.push(createdKey(ref, 'spawned'), 'agent.spawned', ref, placed, ts, version);
     const depth = (this.node(parent)!.depth ?? 0) + 1;
     setOwn(this.session.nodes, ref, { ...newNodeMemo('agent', ts), parent, depth });
     return true;

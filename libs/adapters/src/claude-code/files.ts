@@ -3,10 +3,15 @@ import type { FolderKind, TranscriptFile } from '../adapter';
 /** What a Claude Code transcript file holds, read from its path. */
 export type FileRole =
   | { role: 'main'; sessionId: string }
-  /** A sub-agent's own file; `sessionId` is unknown for 2.0.x files kept beside the sessions. */
-  | { role: 'agent'; sessionId: string | undefined; agentId: string }
+  /**
+   * A sub-agent's own file; `sessionId` is unknown for 2.0.x files kept beside the sessions.
+   * `workflow`: an agent a workflow run started (`<session>/subagents/workflows/<run>/`).
+   */
+  | { role: 'agent'; sessionId: string | undefined; agentId: string; workflow?: string }
   /** 2.1.x `agent-<id>.meta.json` beside a sub-agent file: its type, spawn call and parent agent. */
-  | { role: 'meta'; sessionId: string; agentId: string }
+  | { role: 'meta'; sessionId: string; agentId: string; workflow?: string }
+  /** A workflow run's record (`<session>/workflows/wf_<run>.json`): its agents' ends. */
+  | { role: 'workflow_run'; sessionId: string; run: string }
   /** Agent teams (`~/.claude/teams/<team>/`): `config.json`, the members and the lead session. */
   | { role: 'team_config'; team: string }
   /** Agent teams: `inboxes/<name>.json`, the messages teammate `name` received. */
@@ -20,6 +25,9 @@ const MAIN = /^([^/]+)\.jsonl$/;
 const NESTED_AGENT = /^([^/]+)\/subagents\/agent-([^/]+)\.jsonl$/;
 const TOP_AGENT = /^agent-([^/]+)\.jsonl$/;
 const META = /^([^/]+)\/subagents\/agent-([^/]+)\.meta\.json$/;
+const WORKFLOW_AGENT = /^([^/]+)\/subagents\/workflows\/([^/]+)\/agent-([^/]+)\.jsonl$/;
+const WORKFLOW_META = /^([^/]+)\/subagents\/workflows\/([^/]+)\/agent-([^/]+)\.meta\.json$/;
+const WORKFLOW_RUN = /^([^/]+)\/workflows\/(wf_[^/]+)\.json$/;
 const TEAM_CONFIG = /^([^/]+)\/config\.json$/;
 const INBOX = /^([^/]+)\/inboxes\/([^/]+)\.json$/;
 
@@ -45,6 +53,29 @@ function classifyTeamPath(path: string): FileRole | undefined {
 /** What a file holds, from its path inside a folder of sessions or of teams. */
 export function classifyPath(path: string, folder: FolderKind = 'sessions'): FileRole | undefined {
   if (folder === 'teams') return classifyTeamPath(path);
+  const workflowMeta = WORKFLOW_META.exec(path);
+  if (workflowMeta) {
+    const [, sessionId, workflow, agentId] = workflowMeta as unknown as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    return { role: 'meta', sessionId, agentId, workflow };
+  }
+  const workflowAgent = WORKFLOW_AGENT.exec(path);
+  if (workflowAgent) {
+    const [, sessionId, workflow, agentId] = workflowAgent as unknown as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    return { role: 'agent', sessionId, agentId, workflow };
+  }
+  const workflowRun = WORKFLOW_RUN.exec(path);
+  if (workflowRun)
+    return { role: 'workflow_run', sessionId: workflowRun[1]!, run: workflowRun[2]! };
   const meta = META.exec(path);
   if (meta) {
     const [, sessionId, agentId] = meta as unknown as [string, string, string];
@@ -65,8 +96,10 @@ export function classifyPath(path: string, folder: FolderKind = 'sessions'): Fil
 }
 
 /** Main files `<sessionId>.jsonl`, 2.x sub-agent files `<sessionId>/subagents/agent-<id>.jsonl`
- * with their `agent-<id>.meta.json`, 2.0.x sub-agent files `agent-<id>.jsonl`, and in a folder of
- * teams `<team>/config.json` and `<team>/inboxes/<name>.json`; everything else is ignored. */
+ * with their `agent-<id>.meta.json`, workflow runs' agents (`<sessionId>/subagents/workflows/<run>/`)
+ * and records (`<sessionId>/workflows/wf_<run>.json`), 2.0.x sub-agent files `agent-<id>.jsonl`,
+ * and in a folder of teams `<team>/config.json` and `<team>/inboxes/<name>.json`; everything else
+ * is ignored. */
 export function detectFiles(
   paths: readonly string[],
   folder: FolderKind = 'sessions',
@@ -82,6 +115,9 @@ export function detectFiles(
     } else if (role.role === 'inbox') {
       const id = `${teamGroup(role.team)}/${role.name}`;
       files.push({ path, id, group: teamGroup(role.team), whole: true });
+    } else if (role.role === 'workflow_run') {
+      const id = `${role.sessionId}/workflows/${role.run}`;
+      files.push({ path, id, group: role.sessionId, whole: true });
     } else if (role.role === 'meta') {
       const id = `${role.sessionId}/agent-${role.agentId}.meta`;
       files.push({ path, id, group: role.sessionId, whole: true });

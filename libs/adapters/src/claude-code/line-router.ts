@@ -149,6 +149,7 @@ function routeTeamEntry(run: Run, team: string, line: ParsedLine, file: FileMemo
 
 /** Routes one parsed line to its session or agent node and applies its facts. */
 export function routeLine(run: Run, role: LineRole, line: ParsedLine, file: FileMemo): void {
+  if (role.role === 'workflow_run') return; // applied by the adapter (workflow-runs.ts)
   if (role.role === 'team') return routeTeamEntry(run, role.team, line, file);
   if (line.uuid !== undefined && seenBefore(file, line.uuid)) return;
   const sessionId =

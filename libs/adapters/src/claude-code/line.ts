@@ -19,6 +19,8 @@ export interface ParsedLine {
   facts: Fact[];
   /** A row type this adapter does not know (skipped, counted). */
   unknownType?: string;
+  /** The prompt the line belongs to (`promptId`, Claude Code 2.1.x; hooks send it as `prompt_id`). */
+  promptId?: string;
 }
 
 export interface TodoInput {

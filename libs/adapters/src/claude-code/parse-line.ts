@@ -115,6 +115,7 @@ export function parseLine(
   }
   const line = raw as Obj;
   const uuid = str(line['uuid']);
+  const promptId = str(line['promptId'])?.slice(0, 100);
   const sidechain = role.role === 'agent' || line['isSidechain'] === true;
   return {
     ok: true,
@@ -130,6 +131,7 @@ export function parseLine(
       parentUuid: str(line['parentUuid']),
       sidechain,
       facts: factsOf(line, sidechain),
+      ...(promptId ? { promptId } : {}),
       ...(KNOWN_TYPES.has(String(line['type'])) || QUIET_TYPES.has(String(line['type']))
         ? {}
         : { unknownType: String(line['type']).slice(0, 60) }),

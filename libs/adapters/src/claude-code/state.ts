@@ -71,6 +71,8 @@ export interface AgentMeta {
   parentAgentId?: string;
   spawnDepth?: number;
   name?: string;
+  /** The workflow run that started the agent (its files are under `subagents/workflows/<run>/`). */
+  workflow?: string;
 }
 
 export interface FileMemo {
