@@ -37,3 +37,5 @@ export * from './replica-routing';
 export * from './repositories/replica-progress.repository';
 export * from './repositories/node-json-row';
 export * from './repositories/id-key.repository';
+export * from './repositories/webhook-endpoint.repository';
+export * from './repositories/webhook-delivery.repository';
