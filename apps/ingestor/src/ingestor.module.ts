@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
-import { DatabaseHealthRepository, Db } from '@graph-history/db';
+import { DatabaseHealthRepository, Db, WebhookDeliveryRepository } from '@graph-history/db';
 import {
   ApiKeyGuard,
   bruteForceGuardProviders,
@@ -31,6 +31,9 @@ import { MetricsController } from './ops/metrics.controller';
 import { ReadinessService } from './ops/readiness.service';
 import { INGESTOR_OPTIONS, IngestorOptions, PRODUCER_REDIS, WORKER_REDIS } from './tokens';
 import { TrimJobHandler } from './trim/trim-job.handler';
+import { WebhookJobHandler } from './webhooks/webhook-job.handler';
+import { WebhookKicks } from './webhooks/webhook-kicks';
+import { WebhookPump } from './webhooks/webhook-pump';
 
 export interface IngestorModuleOptions extends IngestorOptions {
   config: Config;
@@ -71,6 +74,10 @@ export class IngestorModule {
           inject: [PRODUCER_REDIS, CONFIG],
         },
         repositoryProvider(DatabaseHealthRepository),
+        repositoryProvider(WebhookDeliveryRepository),
+        WebhookPump,
+        WebhookJobHandler,
+        WebhookKicks,
         IngestService,
         ApplyJobHandler,
         AppliedEventsPublisher,

@@ -13,13 +13,11 @@ const MESSAGE = 'must be a duration such as 500ms, 10s, 5m, 2h or 3d';
 
 /** A setting holding one duration (in ms once parsed). */
 export const duration = (min = 1) =>
-  z
-    .string()
-    .transform((v, ctx) => {
-      const ms = parseDuration(v);
-      if (ms === null || ms < min) ctx.addIssue({ code: 'custom', message: MESSAGE });
-      return ms ?? 0;
-    });
+  z.string().transform((v, ctx) => {
+    const ms = parseDuration(v);
+    if (ms === null || ms < min) ctx.addIssue({ code: 'custom', message: MESSAGE });
+    return ms ?? 0;
+  });
 
 /** A setting holding 1 to `max` durations separated by commas (in ms once parsed). */
 export const durationList = (max: number) =>
