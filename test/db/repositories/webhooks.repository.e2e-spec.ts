@@ -223,7 +223,7 @@ describe('webhook repositories', () => {
     expect(after!.secrets).toEqual(['whsec_new']);
   });
 
-  it('deletes an endpoint with its deliveries and attempts; lists an account's', async () => {
+  it('deletes an endpoint with its deliveries and attempts; lists the account endpoints', async () => {
     const a = await newAccount();
     const g = await insertGraph(db, a, 'wh-delete');
     const e1 = await insertEndpoint(db, { accountId: a, url: URL });
