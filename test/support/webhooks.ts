@@ -90,7 +90,7 @@ export interface ReceivedWebhook {
   status: number;
 }
 
-/** How the receiver answers one request: a status, after an optional delay. */
+/** How the receiver answers its n-th request (from 0): a status, after an optional delay. */
 export type Answer = { status: number; delayMs?: number };
 
 /**
@@ -99,6 +99,8 @@ export type Answer = { status: number; delayMs?: number };
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
+  /** Requests whose body arrived, answered or not (the sender may give up first). */
+  requests = 0;
   answer: (n: number) => Answer = () => ({ status: 200 });
   private server: Server | undefined;
   private port = 0;
@@ -112,7 +114,7 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const { status, delayMs = 0 } = this.answer(this.received.length);
+        const { status, delayMs = 0 } = this.answer(this.requests++);
         const rawBody = Buffer.concat(chunks).toString('utf8');
         setTimeout(() => {
           if (res.destroyed) return;

@@ -176,6 +176,13 @@ export class WebhookDeliveryRepository extends Repository {
     now: number,
   ): Promise<RecordedAttempt> {
     return inTransaction(this.db, async (trx) => {
+      // the endpoint first, as deleting it does (then its deliveries): no deadlock between the two
+      await trx
+        .selectFrom('webhook_endpoints')
+        .select('endpoint_id')
+        .where('endpoint_id', '=', delivery.endpointId)
+        .forNoKeyUpdate()
+        .execute();
       const current = await trx
         .selectFrom('webhook_deliveries')
         .select('attempts')
