@@ -14,6 +14,8 @@ export class WebhookPump {
   private readonly logger = new Logger(WebhookPump.name);
   private readonly sender: WebhookSender;
   private inFlight = 0;
+  private closed = false;
+  /** Claims and attempts under way (drain waits for them). */
   private readonly sending = new Set<Promise<void>>();
 
   constructor(
@@ -26,12 +28,19 @@ export class WebhookPump {
   /** Claims as many due deliveries as there are free slots and starts sending them. */
   async pump(): Promise<number> {
     const free = this.config.WEBHOOK_CONCURRENCY - this.inFlight;
-    if (free <= 0) return 0;
+    if (free <= 0 || this.closed) return 0;
     this.inFlight += free;
     let claimed: ClaimedDelivery[] = [];
+    const claiming = this.deliveries.claimDue(free, Date.now(), deliveryLeaseMs(this.config));
+    const settled = claiming.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.sending.add(settled);
     try {
-      claimed = await this.deliveries.claimDue(free, Date.now(), deliveryLeaseMs(this.config));
+      claimed = await claiming;
     } finally {
+      this.sending.delete(settled);
       this.inFlight -= free - claimed.length;
     }
     const full = claimed.length === free;
@@ -56,8 +65,9 @@ export class WebhookPump {
     return claimed.length;
   }
 
-  /** Waits for the attempts in flight (shutdown). */
+  /** Takes no more deliveries and waits for the attempts in flight (shutdown). */
   async drain(): Promise<void> {
+    this.closed = true;
     while (this.sending.size > 0) await Promise.all([...this.sending]);
   }
 
