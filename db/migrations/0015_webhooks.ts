@@ -46,6 +46,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt) where status = 'pending'`.execute(
     db,
   );
+  await sql`create index webhook_deliveries_finished on webhook_deliveries (finished) where status <> 'pending'`.execute(
+    db,
+  );
   await sql`create table webhook_attempts (
     delivery_id bigint not null references webhook_deliveries (delivery_id) on delete cascade,
     attempt_no integer not null,

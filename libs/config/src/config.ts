@@ -171,6 +171,8 @@ const schema = z.object({
   WEBHOOK_DISABLE_AFTER: duration().default('3d'),
   /** CLI: how long the previous secret still signs deliveries after `webhooks rotate-secret`. */
   WEBHOOK_SECRET_OVERLAP: duration(0).default('24h'),
+  /** Ingestor: how long delivered and failed webhook deliveries (and their attempts) are kept. */
+  WEBHOOK_HISTORY: duration().default('30d'),
   /** Ingestor: webhook deliveries one process has in flight at once. */
   WEBHOOK_CONCURRENCY: boundedInt(1_000).default(32),
   /**

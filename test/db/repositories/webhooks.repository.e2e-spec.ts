@@ -223,6 +223,29 @@ describe('webhook repositories', () => {
     expect(after!.secrets).toEqual(['whsec_new']);
   });
 
+  it('deletes finished deliveries older than the cut with their attempts, never pending ones', async () => {
+    const a = await newAccount();
+    const g = await insertGraph(db, a, 'wh-prune');
+    const e = await insertEndpoint(db, { accountId: a, url: URL });
+    for (let i = 0; i < 3; i++)
+      await insertNotice(db, { accountId: a, graphId: g, type: 'node.failed' });
+    const t0 = Date.now();
+    await deliveries.dispatch(100, t0);
+    const [d1, d2] = await deliveries.claimDue(10, t0, 1_000_000);
+    await deliveries.recordAttempt(d1!, { ...OK, started: t0 }, POLICY, t0);
+    await deliveries.recordAttempt(d2!, { ...OK, started: t0 }, POLICY, t0 + 10);
+    const left = async () => (await deliveriesOf(e.endpointId)).map((r) => r.delivery_id);
+    await deliveries.deleteFinished(t0, 1_000);
+    expect(await left()).toHaveLength(3);
+    await deliveries.deleteFinished(t0 + 1, 1_000);
+    expect(await left()).not.toContain(d1!.deliveryId);
+    expect(await left()).toHaveLength(2);
+    await deliveries.deleteFinished(t0 + 1_000_000, 1_000);
+    expect((await deliveriesOf(e.endpointId)).map((r) => r.status)).toEqual(['pending']);
+    expect(await deliveries.attemptsOfEndpoint(e.endpointId, 10)).toEqual([]);
+    expect(await deliveries.attemptsOfEndpoint(e.endpointId, 10)).toEqual([]);
+  });
+
   it('deletes an endpoint with its deliveries and attempts; lists the account endpoints', async () => {
     const a = await newAccount();
     const g = await insertGraph(db, a, 'wh-delete');

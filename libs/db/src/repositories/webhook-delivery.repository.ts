@@ -238,6 +238,24 @@ export class WebhookDeliveryRepository extends Repository {
     });
   }
 
+  /** Deletes up to `limit` deliveries (with their attempts) that finished before `before`. */
+  async deleteFinished(before: number, limit: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where(
+        'delivery_id',
+        'in',
+        this.db
+          .selectFrom('webhook_deliveries')
+          .select('delivery_id')
+          .where('status', '<>', 'pending')
+          .where('finished', '<', before)
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   /** The endpoint's newest deliveries, newest first. */
   async listByEndpoint(endpointId: string, limit: number): Promise<DeliveryRow[]> {
     const rows = await this.db
