@@ -209,6 +209,28 @@ describe('webhook repositories', () => {
     expect((await endpoints.findById(e.endpointId))!.disabled).toBeNull();
   });
 
+  it('says "disabled" to exactly one of many attempts failing at once past the spell', async () => {
+    const a = await newAccount();
+    const g = await insertGraph(db, a, 'wh-disable-once');
+    const e = await insertEndpoint(db, { accountId: a, url: URL });
+    for (let i = 0; i < 12; i++)
+      await insertNotice(db, { accountId: a, graphId: g, type: 'node.failed' });
+    const t0 = Date.now();
+    await deliveries.dispatch(100, t0);
+    await db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: t0 - 120_000 })
+      .where('endpoint_id', '=', e.endpointId)
+      .execute();
+    const claimed = await deliveries.claimDue(100, t0, 1_000_000);
+    expect(claimed).toHaveLength(12);
+    const recorded = await Promise.all(
+      claimed.map((d) => deliveries.recordAttempt(d, { ...FAIL, started: t0 }, POLICY, t0)),
+    );
+    expect(recorded.filter((r) => r.disabledEndpoint)).toHaveLength(1);
+    expect(recorded.every((r) => r.outcome === 'retry')).toBe(true);
+  });
+
   it('signs with both secrets until the overlap after a rotation ends', async () => {
     const a = await newAccount();
     const g = await insertGraph(db, a, 'wh-rotate');

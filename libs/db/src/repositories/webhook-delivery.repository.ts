@@ -177,12 +177,12 @@ export class WebhookDeliveryRepository extends Repository {
   ): Promise<RecordedAttempt> {
     return inTransaction(this.db, async (trx) => {
       // the endpoint first, as deleting it does (then its deliveries): no deadlock between the two
-      await trx
+      const endpoint = await trx
         .selectFrom('webhook_endpoints')
-        .select('endpoint_id')
+        .select(['disabled', 'failing_since'])
         .where('endpoint_id', '=', delivery.endpointId)
         .forNoKeyUpdate()
-        .execute();
+        .executeTakeFirst();
       const current = await trx
         .selectFrom('webhook_deliveries')
         .select('attempts')
@@ -190,7 +190,7 @@ export class WebhookDeliveryRepository extends Repository {
         .where('status', '=', 'pending')
         .forUpdate()
         .executeTakeFirst();
-      if (!current) return { outcome: 'gone', disabledEndpoint: false };
+      if (!current || !endpoint) return { outcome: 'gone', disabledEndpoint: false };
       const attemptNo = current.attempts + 1;
       await trx
         .insertInto('webhook_attempts')
@@ -224,17 +224,17 @@ export class WebhookDeliveryRepository extends Repository {
           .execute();
         return { outcome, disabledEndpoint: false };
       }
-      const disabled = await trx
+      const failingSince = endpoint.failing_since ?? result.started;
+      const disable = endpoint.disabled === null && now - failingSince >= policy.disableAfterMs;
+      await trx
         .updateTable('webhook_endpoints')
         .set({
-          failing_since: sql`coalesce(failing_since, ${result.started}::bigint)`,
-          disabled: sql`case when disabled is null and ${now}::bigint - coalesce(failing_since, ${result.started}::bigint) >= ${policy.disableAfterMs}::bigint then ${now}::bigint else disabled end`,
-          disabled_reason: sql`case when disabled is null and ${now}::bigint - coalesce(failing_since, ${result.started}::bigint) >= ${policy.disableAfterMs}::bigint then ${disabledReason(policy.disableAfterMs)} else disabled_reason end`,
+          failing_since: failingSince,
+          ...(disable && { disabled: now, disabled_reason: disabledReason(policy.disableAfterMs) }),
         })
         .where('endpoint_id', '=', delivery.endpointId)
-        .returning(['disabled'])
-        .executeTakeFirst();
-      return { outcome, disabledEndpoint: disabled?.disabled === now };
+        .execute();
+      return { outcome, disabledEndpoint: disable };
     });
   }
 
