@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { WebhookDeliveryRepository } from '@graph-history/db';
 import { webhooks } from '@graph-history/client';
 import { EndpointFixture, endpointFixture } from './support/endpoint-fixture';
@@ -123,6 +124,7 @@ describe('webhook deliveries', () => {
 
   it('disables an endpoint that kept failing (list says so) and sends it nothing more', async () => {
     receiver.answer = () => ({ status: 503 });
+    const warned = jest.spyOn(Logger.prototype, 'warn');
     const e = await insertEndpoint(f.t.db, { accountId: f.owner.accountId, url: receiver.url });
     // as if every attempt had failed for longer than WEBHOOK_DISABLE_AFTER
     await f.t.db
@@ -140,6 +142,12 @@ describe('webhook deliveries', () => {
       return row?.disabled !== null;
     });
     expect(receiver.received).toHaveLength(1);
+    const lines = warned.mock.calls.filter((c) => String(c[1]).includes(e.endpointId));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]![1]).toMatch(
+      /^webhook endpoint we_\w+ disabled: every attempt failed for 3600 s;/,
+    );
+    warned.mockRestore();
     const list = await cli(['webhooks', 'list', '--account', 'owner', '--json'], {
       DATABASE_URL: f.t.url,
     });
