@@ -145,10 +145,15 @@ describe('graph-history webhooks', () => {
       status_code: 500,
       error: null,
     });
+    const redirected = receiver.requests;
+    receiver.answer = () => ({ status: 307, headers: { location: `${receiver.url}/moved` } });
+    const moved = await cli(['webhooks', 'test', id, '--json'], env);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ outcome: 'retry', status_code: 307 });
+    expect(receiver.requests).toBe(redirected + 1); // the redirect is not followed
     receiver.answer = () => ({ status: 200 });
 
     const attempts = json((await cli(['webhooks', 'deliveries', id, '--json'], env)).stdout);
-    expect(attempts.map((a) => a.status_code)).toEqual([500, 200, 200]);
+    expect(attempts.map((a) => a.status_code)).toEqual([307, 500, 200, 200]);
     expect(attempts[0]).toMatchObject({
       attempt: 1,
       error: null,

@@ -91,7 +91,7 @@ export interface ReceivedWebhook {
 }
 
 /** How the receiver answers its n-th request (from 0): a status, after an optional delay. */
-export type Answer = { status: number; delayMs?: number };
+export type Answer = { status: number; delayMs?: number; headers?: Record<string, string> };
 
 /**
  * A real HTTP server on 127.0.0.1 recording every POST. `answer` decides each reply (default 200);
@@ -114,12 +114,12 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const { status, delayMs = 0 } = this.answer(this.requests++);
+        const { status, delayMs = 0, headers = {} } = this.answer(this.requests++);
         const rawBody = Buffer.concat(chunks).toString('utf8');
         setTimeout(() => {
           if (res.destroyed) return;
           this.received.push({ headers: req.headers, rawBody, at: Date.now(), status });
-          res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+          res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
         }, delayMs);
       });
     });
