@@ -13,6 +13,7 @@ import * as m0011 from './0011_account_quotas';
 import * as m0012 from './0012_sealed_ids';
 import * as m0013 from './0013_node_refs_depth';
 import * as m0014 from './0014_notices';
+import * as m0015 from './0015_webhooks';
 import * as m0017 from './0017_one_stored_shape';
 
 /** Every migration, by name; names sort in the order they apply. Add new files here. */
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0012_sealed_ids': m0012,
   '0013_node_refs_depth': m0013,
   '0014_notices': m0014,
+  '0015_webhooks': m0015,
   '0017_one_stored_shape': m0017,
 };

@@ -117,7 +117,8 @@ describe('client: README examples', () => {
       expect.stringMatching(/^3 nodes; the 3 events before the newest: /),
     );
     expect(lines).toContainEqual(expect.stringMatching(/^status S\/b$/));
-    expect(lines.at(-1)).toMatch(/^404 resource_missing node_id req_/);
+    expect(lines.at(-3)).toMatch(/^404 resource_missing node_id req_/);
+    expect(lines.slice(-2)).toEqual(['verified ntc_example node.failed', 'no_matching_signature']);
   }, 60_000);
 
   it('the ES module build imports nothing of Node (it runs in browsers)', () => {

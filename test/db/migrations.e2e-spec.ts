@@ -39,7 +39,7 @@ describe('migrations', () => {
       join information_schema.key_column_usage kcu
         on kcu.constraint_name = tc.constraint_name and kcu.ordinal_position = 1
       where tc.constraint_type = 'PRIMARY KEY' and tc.table_schema = 'public'
-        and tc.table_name not in ('accounts', 'account_quotas', 'api_keys', 'graph_directory', 'viewer_sessions', 'id_key', 'notices', 'kysely_migration', 'kysely_migration_lock')`.execute(
+        and tc.table_name not in ('accounts', 'account_quotas', 'api_keys', 'graph_directory', 'viewer_sessions', 'id_key', 'notices', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'kysely_migration', 'kysely_migration_lock')`.execute(
       t.db,
     );
     expect(rows.rows.length).toBeGreaterThan(8);

@@ -10,6 +10,7 @@ import { registerSimulateCommand } from './commands/simulate.command';
 import { registerStalledCommand } from './commands/stalled.command';
 import { registerStartCommand } from './commands/start.command';
 import { registerTailCommand } from './commands/tail.command';
+import { registerWebhooksCommand } from './commands/webhooks.command';
 import { CliIo } from './io';
 import { registerHooksCommand } from './hooks/hooks.command';
 import { registerWatchCommand } from './watch/watch.command';
@@ -28,6 +29,7 @@ export function createProgram(io: CliIo): Command {
   registerMigrateCommand(program, io);
   registerKeysCommand(program, io);
   registerAccountsCommand(program, io);
+  registerWebhooksCommand(program, io);
   registerIngestCommand(program, io);
   registerSimulateCommand(program, io);
   registerStartCommand(program, io);

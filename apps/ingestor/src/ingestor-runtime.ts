@@ -3,13 +3,14 @@ import type { RedisClient } from '@graph-history/http';
 import { LocalApplier } from './apply/local-applier';
 import { JobQueues } from './jobs/job-queues';
 import { JobWorkers } from './jobs/job-workers';
+import { WebhookPump } from './webhooks/webhook-pump';
 import { Sweeper } from './jobs/sweeper';
 import { INGESTOR_OPTIONS, IngestorOptions, PRODUCER_REDIS, WORKER_REDIS } from './tokens';
 
 /**
  * Starts the background side after boot and stops everything in order on shutdown, which Nest
  * runs after the HTTP server drained its in-flight requests: sweeper, in-process applies, then workers (waiting for
- * their active jobs), then queues and Redis connections. The Db belongs to whoever created it.
+ * their active jobs), webhook attempts in flight, then queues and Redis connections. The Db belongs to whoever created it.
  */
 @Injectable()
 export class IngestorRuntime implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -19,6 +20,7 @@ export class IngestorRuntime implements OnApplicationBootstrap, OnApplicationShu
     private readonly workers: JobWorkers,
     private readonly queues: JobQueues,
     private readonly local: LocalApplier,
+    private readonly webhooks: WebhookPump,
     @Inject(PRODUCER_REDIS) private readonly producerRedis: RedisClient,
     @Inject(WORKER_REDIS) private readonly workerRedis: RedisClient,
   ) {}
@@ -33,6 +35,7 @@ export class IngestorRuntime implements OnApplicationBootstrap, OnApplicationShu
     await this.sweeper.stop();
     await this.local.drain();
     await this.workers.close();
+    await this.webhooks.drain();
     await this.queues.close();
     this.producerRedis.disconnect();
     this.workerRedis.disconnect();

@@ -2,7 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
-import { DatabaseHealthRepository, Db, HookKeyRepository } from '@graph-history/db';
+import {
+  DatabaseHealthRepository,
+  Db,
+  HookKeyRepository,
+  WebhookDeliveryRepository,
+} from '@graph-history/db';
 import {
   ApiKeyGuard,
   bruteForceGuardProviders,
@@ -33,6 +38,9 @@ import { MetricsController } from './ops/metrics.controller';
 import { ReadinessService } from './ops/readiness.service';
 import { INGESTOR_OPTIONS, IngestorOptions, PRODUCER_REDIS, WORKER_REDIS } from './tokens';
 import { TrimJobHandler } from './trim/trim-job.handler';
+import { WebhookJobHandler } from './webhooks/webhook-job.handler';
+import { WebhookKicks } from './webhooks/webhook-kicks';
+import { WebhookPump } from './webhooks/webhook-pump';
 
 export interface IngestorModuleOptions extends IngestorOptions {
   config: Config;
@@ -79,6 +87,10 @@ export class IngestorModule {
         },
         repositoryProvider(DatabaseHealthRepository),
         repositoryProvider(HookKeyRepository),
+        repositoryProvider(WebhookDeliveryRepository),
+        WebhookPump,
+        WebhookJobHandler,
+        WebhookKicks,
         IngestService,
         ClaudeCodeHooksService,
         ApplyJobHandler,

@@ -21,3 +21,9 @@ export type { Events } from './resources/events.js';
 export type * from './types/resources.js';
 export type * from './types/expand.js';
 export type * from './types/params.js';
+export { webhooks } from './webhooks/index.js';
+export {
+  WebhookSignatureError,
+  DEFAULT_TOLERANCE_SECONDS,
+  type VerifyOptions,
+} from './webhooks/verify-signature.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { settingMustBe } from './config-issue';
 import { deploymentPrefix } from './deployment-prefix';
+import { duration, durationList } from './durations';
 import { trustProxy } from './trust-proxy';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -156,6 +157,32 @@ const schema = z.object({
   STREAM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** API: how often a stream's key is looked up again (a revoked key's streams end by then). */
   STREAM_KEY_CHECK_MS: z.coerce.number().int().min(100).max(5_000).default(2_000),
+  /**
+   * Ingestor: how long after each failed attempt a webhook delivery is tried again, one duration
+   * per retry; after the last, the delivery has failed. Default: 13 retries over about 3 days.
+   */
+  WEBHOOK_RETRY_SCHEDULE: durationList(50).default('10s,1m,5m,30m,1h,2h,4h,8h,12h,12h,12h,12h,12h'),
+  /** Ingestor: how long a webhook receiver has to answer (connect, send, first byte of status). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Ingestor: an endpoint whose attempts all failed for this long (no 2xx since the first failure)
+   * is disabled; `webhooks enable` turns it back on.
+   */
+  WEBHOOK_DISABLE_AFTER: duration().default('3d'),
+  /** CLI: how long the previous secret still signs deliveries after `webhooks rotate-secret`. */
+  WEBHOOK_SECRET_OVERLAP: duration(0).default('24h'),
+  /** Ingestor: how long delivered and failed webhook deliveries (and their attempts) are kept. */
+  WEBHOOK_HISTORY: duration().default('30d'),
+  /** Ingestor: webhook deliveries one process has in flight at once. */
+  WEBHOOK_CONCURRENCY: boundedInt(1_000).default(32),
+  /**
+   * CLI and ingestor: `true` lets webhook URLs reach private, loopback and link-local addresses
+   * (tests, a receiver on the same host); otherwise they are refused.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'QUEUE_PREFIX'> & { QUEUE_PREFIX: string };

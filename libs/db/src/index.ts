@@ -38,3 +38,5 @@ export * from './repositories/replica-progress.repository';
 export * from './repositories/node-json-row';
 export * from './repositories/id-key.repository';
 export * from './repositories/hook-key.repository';
+export * from './repositories/webhook-endpoint.repository';
+export * from './repositories/webhook-delivery.repository';

@@ -179,6 +179,52 @@ export interface NoticesTable {
   type: string;
   created: number;
   body: string;
+  /** Turned into webhook deliveries (migration 0015). */
+  dispatched: Generated<boolean>;
+}
+
+/** An account's webhook endpoint (migration 0015); null types or graph_keys: every one. */
+export interface WebhookEndpointsTable {
+  endpoint_id: string;
+  account_id: number;
+  url: string;
+  types: string[] | null;
+  graph_keys: string[] | null;
+  secret: string;
+  /** The secret before the last rotation, which still signs until previous_secret_until. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  disabled: number | null;
+  disabled_reason: string | null;
+  /** When its attempts began failing without a success since; null while it succeeds. */
+  failing_since: number | null;
+  created: number;
+}
+
+/** One notice (or test) to send to one endpoint, until delivered or out of attempts. */
+export interface WebhookDeliveriesTable {
+  delivery_id: Generated<number>;
+  endpoint_id: string;
+  /** null for a test delivery. */
+  notice_no: number | null;
+  notice_id: string;
+  body: string;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt: number;
+  /** While a sender holds it; another takes it only after this. */
+  lease_until: number | null;
+  created: number;
+  finished: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: number;
+  attempt_no: number;
+  started: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
 }
 
 export interface Database {
@@ -199,4 +245,7 @@ export interface Database {
   messages: MessagesTable;
   id_key: IdKeyTable;
   notices: NoticesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

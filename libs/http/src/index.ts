@@ -31,3 +31,4 @@ export * from './service-lifecycle';
 export * from './metrics-token.guard';
 export * from './repository-provider';
 export * from './applied-events';
+export * from './webhooks';

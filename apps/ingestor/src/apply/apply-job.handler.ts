@@ -2,12 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { JobQueues } from '../jobs/job-queues';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { AppliedEventsPublisher } from './applied-events-publisher';
+import { WebhookKicks } from '../webhooks/webhook-kicks';
 import { GraphApplier } from './graph-applier';
 
 /**
  * Body of an `apply` job (and of the in-process applies while Redis is away): apply the graph's
- * pending events, publishing each committed batch to the event streams, then schedule trimming if
- * due.
+ * pending events, publishing each committed batch to the event streams and kicking the webhooks
+ * job, then schedule trimming if due.
  */
 @Injectable()
 export class ApplyJobHandler {
@@ -18,6 +19,7 @@ export class ApplyJobHandler {
     private readonly queues: JobQueues,
     private readonly metrics: IngestorMetrics,
     private readonly published: AppliedEventsPublisher,
+    private readonly webhooks: WebhookKicks,
   ) {}
 
   /** Throws (so BullMQ retries) when a batch fails; batches committed before stay applied. */
@@ -26,6 +28,8 @@ export class ApplyJobHandler {
       this.metrics.eventsApplied.inc(batch.applied);
       for (const ms of batch.delaysMs) this.metrics.applyDelay.observe(ms / 1_000);
       this.published.publish(graphId, batch.appliedSeq);
+      // the batch's notices committed with it: dispatch them to webhooks now
+      void this.webhooks.kick();
     });
     if (outcome.stalled) {
       this.metrics.applyStalls.inc();

@@ -15,6 +15,9 @@ export const applyQueueName = (shard: number): string =>
 
 export const TRIM_QUEUE = 'trim';
 
+/** One job at a time in the deployment: dispatch new notices, send due webhook deliveries. */
+export const WEBHOOKS_QUEUE = 'webhooks';
+
 export interface GraphJob {
   graphId: number;
 }
@@ -52,6 +55,7 @@ export class JobQueues {
   /** One queue per shard (see applyQueueName). */
   private readonly apply: Queue<GraphJob>[];
   private readonly trim: Queue<GraphJob>;
+  private readonly webhooks: Queue;
   private readonly applyRequests = new TickBatcher<ApplyRequest>(
     (requests) =>
       this.addApplyJobs(requests, (graphId) => ({
@@ -66,6 +70,11 @@ export class JobQueues {
       new Queue<GraphJob>(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
     this.apply = Array.from({ length: shards }, (_, shard) => queue(applyQueueName(shard)));
     this.trim = queue(TRIM_QUEUE);
+    this.webhooks = new Queue(WEBHOOKS_QUEUE, {
+      connection,
+      prefix,
+      defaultJobOptions: DEFAULT_JOB_OPTIONS,
+    });
     // Enqueueing is best effort (the sweeper re-derives jobs from Postgres) and failing commands
     // already reject; without a listener a dropped connection would throw as an unhandled 'error'.
     for (const q of this.queues()) q.on('error', () => undefined);
@@ -111,6 +120,18 @@ export class JobQueues {
     );
   }
 
+  /**
+   * A `webhooks` job; while one runs, one more is kept to run right after it, so a notice
+   * committed during a run is dispatched without waiting for the next sweep.
+   */
+  async enqueueWebhooks(): Promise<void> {
+    await this.webhooks.add(
+      WEBHOOKS_QUEUE,
+      {},
+      { deduplication: { id: WEBHOOKS_QUEUE, keepLastIfActive: true } },
+    );
+  }
+
   async close(): Promise<void> {
     // A queue closed while its connection check is in flight has that check fail after close,
     // when BullMQ has dropped its listeners: an unhandled 'error'. Let the check settle first.
@@ -119,8 +140,8 @@ export class JobQueues {
     await Promise.all(queues.map((q) => q.close()));
   }
 
-  private queues(): Queue<GraphJob>[] {
-    return [...this.apply, this.trim];
+  private queues(): Queue[] {
+    return [...this.apply, this.trim, this.webhooks];
   }
 
   /** Apply jobs of `requests`, each in its graph's shard queue, one round trip per queue. */

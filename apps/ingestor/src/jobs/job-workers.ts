@@ -7,7 +7,8 @@ import { ApplyJobHandler } from '../apply/apply-job.handler';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { INGESTOR_OPTIONS, IngestorOptions, WORKER_REDIS } from '../tokens';
 import { TrimJobHandler } from '../trim/trim-job.handler';
-import { applyQueueName, GraphJob, TRIM_QUEUE } from './job-queues';
+import { WebhookJobHandler } from '../webhooks/webhook-job.handler';
+import { applyQueueName, GraphJob, TRIM_QUEUE, WEBHOOKS_QUEUE } from './job-queues';
 
 /**
  * A job whose process died stays active, locked, until its lock expires and a stall check moves it
@@ -18,7 +19,7 @@ const STALL_OPTIONS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalled
 
 const ERROR_LOG_EVERY_MS = 60_000;
 
-/** The consumer side: BullMQ workers running the apply and trim handlers. */
+/** The consumer side: BullMQ workers running the apply, trim and webhooks handlers. */
 @Injectable()
 export class JobWorkers {
   private readonly logger = new Logger(JobWorkers.name);
@@ -30,6 +31,7 @@ export class JobWorkers {
     @Inject(INGESTOR_OPTIONS) private readonly options: IngestorOptions,
     private readonly apply: ApplyJobHandler,
     private readonly trim: TrimJobHandler,
+    private readonly webhooks: WebhookJobHandler,
     private readonly metrics: IngestorMetrics,
   ) {}
 
@@ -41,6 +43,7 @@ export class JobWorkers {
         (graphId) => this.apply.handle(graphId),
       ),
       this.worker(TRIM_QUEUE, 1, (graphId) => this.trim.handle(graphId)),
+      this.worker(WEBHOOKS_QUEUE, 1, () => this.webhooks.handle()),
     ];
   }
 

@@ -6,6 +6,7 @@ import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { ApplyProgress } from './apply-progress';
 import { ApplyRequests } from './apply-requests';
 import { LOWEST_PRIORITY } from './account-backlog';
+import { WebhookKicks } from '../webhooks/webhook-kicks';
 import { ApplyRequest, JobQueues } from './job-queues';
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -35,7 +36,8 @@ function rescuesOf(graphs: readonly PendingGraph[], stuck: readonly number[]): A
  * hold back, at the priority of its account's pending graphs (see AccountBacklog). While Redis is
  * unreachable, the applies are run in this process instead
  * (ApplyRequests). A graph quarantined at an event the reducer refused is left alone (see
- * GraphApplier).
+ * GraphApplier). Every sweep also kicks the `webhooks` job (notices left undispatched, retries
+ * that came due).
  */
 @Injectable()
 export class Sweeper {
@@ -49,6 +51,7 @@ export class Sweeper {
     private readonly queues: JobQueues,
     private readonly applyRequests: ApplyRequests,
     private readonly metrics: IngestorMetrics,
+    private readonly webhooks: WebhookKicks,
     @Inject(CONFIG) private readonly config: Pick<Config, 'SWEEP_LIMIT'>,
   ) {}
 
@@ -82,6 +85,7 @@ export class Sweeper {
         ...(g.trimDue ? [this.queues.enqueueTrim(g.graphId)] : []),
       ]),
       ...(rescues.length > 0 ? [this.queues.rescueApply(rescues)] : []),
+      this.webhooks.kick(),
     ]);
   }
 

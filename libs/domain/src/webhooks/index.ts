@@ -1,0 +1,3 @@
+export * from './webhook-secret';
+export * from './webhook-signature';
+export * from './public-address';

@@ -1,0 +1,3 @@
+export * from './webhook-url';
+export * from './post-webhook';
+export * from './webhook-sender';
