@@ -28,6 +28,8 @@ describe('ApplyRepository', () => {
   it('reads the head and at most `limit` stored events after applied_seq, in seq order', async () => {
     const pending = await apply.pending(graphId, 2);
     expect(pending!.head).toEqual({
+      accountId,
+      graphKey: 'ar',
       ingestedSeq: 5,
       appliedSeq: 0,
       firstSeq: null,
