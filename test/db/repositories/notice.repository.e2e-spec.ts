@@ -76,11 +76,11 @@ describe('NoticeRepository', () => {
   });
 
   it('reserves fresh increasing numbers', async () => {
-    const a = await notices.reserveNumbers(3);
-    const b = await notices.reserveNumbers(2);
+    const a = await notices.reserveNumbers(accountId, 3);
+    const b = await notices.reserveNumbers(accountId, 2);
     expect(a).toHaveLength(3);
     expect([...a, ...b].every((n, i, l) => i === 0 || n > l[i - 1]!)).toBe(true);
-    expect(await notices.reserveNumbers(0)).toEqual([]);
+    expect(await notices.reserveNumbers(accountId, 0)).toEqual([]);
   });
 
   it('keeps the newest `kept` notices of the graph’s account only', async () => {

@@ -23,7 +23,7 @@ import {
 } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { CachedGraph, GraphStateCache } from './graph-state-cache';
-import { NoticeMaker } from './notice-maker';
+import { NoticeMaker, NoticeRow } from './notice-maker';
 import { retainedFirstSeq } from './retention';
 
 /** What `applyPending` (or one of its batches) did. */
@@ -254,16 +254,28 @@ export class GraphApplier {
     const { applied, activeBefore } = reduced;
     const appliedSeq = head.appliedSeq + events.length;
     const firstSeq = retainedFirstSeq(head.firstSeq, appliedSeq);
-    const notices = await this.noticeMaker.rowsOf(conn, graphId, head, applied);
-    const committed = await applyRows.commitIfCurrent(
-      graphId,
-      head.appliedSeq,
-      applied,
-      { appliedSeq, firstSeq, lastEvent: state.lastCreated, counts: state.counts },
-      Date.now(),
-      activeBefore,
-      notices,
-    );
+    const commit = (db: Db, notices: NoticeRow[]) =>
+      this.applyRows
+        .in(db)
+        .commitIfCurrent(
+          graphId,
+          head.appliedSeq,
+          applied,
+          { appliedSeq, firstSeq, lastEvent: state.lastCreated, counts: state.counts },
+          Date.now(),
+          activeBefore,
+          notices,
+        )
+        .then((committed) => ({ committed, notices }));
+    const made = this.noticeMaker.made(applied);
+    // notices are numbered in the commit's transaction (under their account's notice lock)
+    const { committed, notices } =
+      made.length === 0
+        ? await commit(conn, [])
+        : await this.transactions.run(
+            async (trx) => commit(trx, await this.noticeMaker.rowsOf(trx, graphId, head, made)),
+            conn,
+          );
     // The state was taken out of the cache; only a committed one goes back.
     if (!committed) return 'lost-race';
     this.cache.put(graph);
@@ -288,10 +300,13 @@ export class GraphApplier {
     stall: ApplyStall,
     eventKey: string | null,
   ): Promise<Refused> {
-    const notice = await this.noticeMaker.quarantineRow(conn, graphId, head, stall, eventKey);
-    const recorded = await this.applyRows
-      .in(conn)
-      .recordStall(graphId, head.appliedSeq, stall, notice);
+    const { notice, recorded } = await this.transactions.run(async (trx) => {
+      const notice = await this.noticeMaker.quarantineRow(trx, graphId, head, stall, eventKey);
+      const recorded = await this.applyRows
+        .in(trx)
+        .recordStall(graphId, head.appliedSeq, stall, notice);
+      return { notice, recorded };
+    }, conn);
     const made = recorded ? { accountId: head.accountId, noticeNo: notice.notice_no! } : null;
     return { refused: { index: 0, recorded, stall, notice: made } };
   }

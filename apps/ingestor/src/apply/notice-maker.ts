@@ -4,6 +4,7 @@ import {
   AppliedEvent,
   noticeJson,
   NoticeParts,
+  NodeNotice,
   noticesOf,
   QUARANTINE_REASON_MAX,
 } from '@graph-history/domain';
@@ -11,6 +12,9 @@ import { ApplyHead, ApplyStall, Db, NoticeInsert, NoticeRepository } from '@grap
 import { CONFIG } from '@graph-history/http';
 
 export type NoticeRow = NoticeInsert;
+
+/** A notice an applied event made, before it is numbered. */
+export type MadeNotice = NodeNotice & { seq: number; created: number };
 
 /**
  * Turns what a run of applied events made (noticesOf, pure) into notice rows for the apply's own
@@ -27,12 +31,16 @@ export class NoticeMaker {
     this.viewerBase = publicBaseUrl(config);
   }
 
-  /** The rows of the notices `applied` makes, numbered on `conn` (no numbers when none). */
-  async rowsOf(conn: Db, graphId: number, head: ApplyHead, applied: AppliedEvent[]) {
-    const made = applied.flatMap((a) =>
+  /** The notices `applied` makes (pure), each with its event. */
+  made(applied: AppliedEvent[]): MadeNotice[] {
+    return applied.flatMap((a) =>
       noticesOf(a).map((n) => ({ ...n, seq: a.event.seq, created: a.event.created })),
     );
-    const numbers = await this.notices.in(conn).reserveNumbers(made.length);
+  }
+
+  /** The rows of `made`, numbered in `trx`, the transaction that writes them (reserveNumbers). */
+  async rowsOf(trx: Db, graphId: number, head: ApplyHead, made: MadeNotice[]) {
+    const numbers = await this.notices.in(trx).reserveNumbers(head.accountId, made.length);
     return made.map((n, i) =>
       this.row({
         accountId: head.accountId,
@@ -50,13 +58,13 @@ export class NoticeMaker {
 
   /** The graph.quarantined notice of a stall at the event of idempotency key `eventKey`. */
   async quarantineRow(
-    conn: Db,
+    trx: Db,
     graphId: number,
     head: ApplyHead,
     stall: ApplyStall,
     eventKey: string | null,
   ): Promise<NoticeRow> {
-    const [noticeNo] = await this.notices.in(conn).reserveNumbers(1);
+    const [noticeNo] = await this.notices.in(trx).reserveNumbers(head.accountId, 1);
     return this.row({
       accountId: head.accountId,
       noticeNo: noticeNo!,

@@ -22,11 +22,22 @@ export interface NoticeRow {
   body: string;
 }
 
+/** First key of the account notice locks (two-key advisory locks; the graph apply lock has one). */
+const NOTICE_LOCK_CLASS = 0x6e746300;
+
 /** Notices: made by the apply (in its commit), read by the notices list and stream, trimmed. */
 export class NoticeRepository extends Repository {
-  /** `count` fresh notice numbers (the ids are sealed into the bodies before they are written). */
-  async reserveNumbers(count: number): Promise<number[]> {
+  /**
+   * `count` fresh notice numbers for the account (the ids are sealed into the bodies before they
+   * are written). Run it in the transaction that writes them: it takes the account's notice lock
+   * until that commits, so that an account's notices become visible in the order of their numbers
+   * and a reader that has seen number N never meets a smaller one later (the streams rely on it).
+   */
+  async reserveNumbers(accountId: number, count: number): Promise<number[]> {
     if (count === 0) return [];
+    await sql`select pg_advisory_xact_lock(${NOTICE_LOCK_CLASS}, ${accountId % 2 ** 31}::int)`.execute(
+      this.db,
+    );
     const { rows } = await sql<{ n: string }>`select nextval('notices_notice_no_seq') as n
       from generate_series(1, ${count})`.execute(this.db);
     return rows.map((r) => Number(r.n));
