@@ -16,6 +16,7 @@ export type { FetchLike, FetchResponse } from './http/fetch-like.js';
 export type { RetryOptions } from './http/retry-policy.js';
 export type { RequestOptions } from './http/transport.js';
 export { PageList } from './pagination/page-list.js';
+export { noticeSummary } from './notice-text.js';
 export type { Graphs } from './resources/graphs.js';
 export type { Nodes } from './resources/nodes.js';
 export type { Events } from './resources/events.js';
