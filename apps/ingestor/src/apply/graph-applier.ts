@@ -235,7 +235,6 @@ export class GraphApplier {
     limit: number,
     firstRead: NonNullable<PendingRun>,
   ): Promise<BatchResult | Refused | 'done' | 'lost-race'> {
-    const applyRows = this.applyRows.in(conn);
     let pending: PendingRun = firstRead;
     let graph = this.cache.take(graphId, pending.head.appliedSeq);
     if (!graph) ({ pending, graph } = await this.load(conn, graphId, limit));
