@@ -7,10 +7,19 @@ import { closed, int, nullable, oneOf, str } from './json-schema';
 const NodeFactsSchema = closed(
   {
     kind: oneOf(['session', 'agent'] as const),
-    title: nullable(str({ description: 'The session’s title, else the agent’s purpose or type.' })),
+    title: nullable(
+      str({
+        description:
+          'The session’s title, else the agent’s purpose or type (at most 300 characters).',
+      }),
+    ),
     state: oneOf(NODE_STATES),
     attention: nullable(
-      closed({ reason: oneOf(ATTENTION_REASONS), message: nullable(str()), since: int() }),
+      closed({
+        reason: oneOf(ATTENTION_REASONS),
+        message: nullable(str({ description: 'At most 300 characters.' })),
+        since: int(),
+      }),
     ),
     headline: nullable(str()),
   },
