@@ -267,14 +267,16 @@ export class GraphApplier {
         )
         .then((committed) => ({ committed, notices }));
     const made = this.noticeMaker.made(applied);
-    // notices are numbered in the commit's transaction (under their account's notice lock)
+    // notices are numbered in the commit's transaction (under their account's notice lock), and
+    // that transaction is durable before it is published
     const { committed, notices } =
       made.length === 0
         ? await commit(conn, [])
-        : await this.transactions.run(
-            async (trx) => commit(trx, await this.noticeMaker.rowsOf(trx, graphId, head, made)),
-            conn,
-          );
+        : await this.transactions.run(async (trx) => {
+            const done = await commit(trx, await this.noticeMaker.rowsOf(trx, graphId, head, made));
+            if (done.committed) await this.applyRows.in(trx).commitDurably();
+            return done;
+          }, conn);
     // The state was taken out of the cache; only a committed one goes back.
     if (!committed) return 'lost-race';
     this.cache.put(graph);

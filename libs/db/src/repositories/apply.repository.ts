@@ -172,6 +172,15 @@ export class ApplyRepository extends Repository {
   }
 
   /**
+   * Makes the transaction that holds commitIfCurrent wait for the WAL flush after all: a run that
+   * made notices is published (streams, webhooks) only once it cannot be lost to a crash, since a
+   * notice applied again would get another id.
+   */
+  async commitDurably(): Promise<void> {
+    await sql`select set_config('synchronous_commit', 'on', true)`.execute(this.db);
+  }
+
+  /**
    * Quarantines the graph at the event the reducer refused, only if applied_seq is still
    * `afterSeq` (the event is the next one) and no stall is recorded yet. True when this call
    * recorded it: the caller reports a stall once, however many appliers meet it. The
