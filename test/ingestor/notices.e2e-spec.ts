@@ -1,4 +1,5 @@
 import { decodeId, decodeNoticeId, eventId, WatchEvent } from '@graph-history/domain';
+import { NoticeRepository } from '@graph-history/db';
 import { seedGraph } from '../support/seed';
 import { ingestPipeline } from '../support/ingest-pipeline';
 import { noticeRun, NOTICE_RUN_NOTICES } from '../support/notice-events';
@@ -93,6 +94,42 @@ describe('notices made by the apply', () => {
     // events 1-4 (one notice), 5-8 (three), 9-10 (one)
     expect(batches).toEqual([nos[0], nos[3], nos[4]]);
     expect(outcome.notices).toEqual({ accountId, noticeNo: nos[4] });
+  });
+
+  it('makes an account’s notices visible in number order: reading after the newest seen misses none', async () => {
+    const keys = Array.from({ length: 8 }, (_, i) => `n-order${i}`);
+    const graphs: number[] = [];
+    let accountId = 0;
+    for (const key of keys) {
+      const seeded = await seedGraph(t.db, { accountName: 'n-order', graphKey: key, events: [] });
+      accountId = seeded.accountId;
+      graphs.push(seeded.graphId);
+      const { store } = await ingestPipeline(t.db);
+      await store.store({ accountId, graphKey: key, events: noticeRun(key) });
+    }
+    const notices = new NoticeRepository(t.db);
+    const all = { accountId, graphKeys: null };
+    const seen: number[] = [];
+    let applying = true;
+    const reading = (async () => {
+      for (;;) {
+        const last = applying;
+        const rows = await notices.page(all, 1_000, { newerThan: seen.at(-1) ?? 0 });
+        seen.push(...rows.map((r) => r.noticeNo));
+        if (!last) return;
+      }
+    })();
+    // every event its own commit, the eight graphs at once
+    await Promise.all(
+      graphs.map(async (graphId) =>
+        (await ingestPipeline(t.db, { APPLY_BATCH_SIZE: '1' })).applier.applyPending(graphId),
+      ),
+    );
+    applying = false;
+    await reading;
+    const stored = (await notices.page(all, 1_000, {})).map((r) => r.noticeNo).reverse();
+    expect(stored).toHaveLength(keys.length * NOTICE_RUN_NOTICES.length);
+    expect(seen).toEqual(stored);
   });
 
   it('keeps the newest NOTICES_KEPT of the account when the trim job runs', async () => {
