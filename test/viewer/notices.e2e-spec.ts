@@ -35,7 +35,7 @@ describe('viewer: notices', () => {
   const send = (graphKey: string) => h.ingest(graphKey, noticeRun(graphKey, (t0 += 1_000)));
   const shown = () =>
     page.evaluate(() =>
-      (window as unknown as { __shown: Shown[] }).__shown.map(({ title, body, tag }) => ({
+      (globalThis as unknown as { __shown: Shown[] }).__shown.map(({ title, body, tag }) => ({
         title,
         body,
         tag,
@@ -91,7 +91,7 @@ describe('viewer: notices', () => {
     await page.locator('.notice-permission').waitFor({ state: 'detached' });
     await send('third');
     await page.waitForFunction(
-      () => (window as unknown as { __shown: unknown[] }).__shown.length >= 5,
+      () => (globalThis as unknown as { __shown: unknown[] }).__shown.length >= 5,
     );
     const notes = await shown();
     const listed = (await h.api.get('/api/v1/notices?graph=gph_third')).json.data;
