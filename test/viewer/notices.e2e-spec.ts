@@ -106,7 +106,7 @@ describe('viewer: notices', () => {
       page.waitForURL((u) => u.pathname === '/graphs/gph_third' && u.searchParams.has('as_of')),
       page.evaluate(() =>
         (
-          window as unknown as { __shown: { note: { onclick(): void } }[] }
+          globalThis as unknown as { __shown: { note: { onclick(): void } }[] }
         ).__shown[0]!.note.onclick(),
       ),
     ]);
