@@ -24,7 +24,23 @@ const FAKE_NOTIFICATIONS = `
       window.__shown.push({ title, body: options.body, tag: options.tag, note: this });
     }
   };
+  window.__sources = [];
+  const RealEventSource = window.EventSource;
+  window.EventSource = class extends RealEventSource {
+    constructor(url, init) {
+      super(url, init);
+      window.__sources.push(this);
+    }
+  };
 `;
+
+/** Waits until the page's notice stream is open (it follows from then on). */
+const noticeStreamOpen = (page: Page) =>
+  page.waitForFunction(() =>
+    (globalThis as unknown as { __sources: EventSource[] }).__sources.some(
+      (s) => s.url.includes('/api/v1/notices/stream') && s.readyState === 1,
+    ),
+  );
 
 /** In-page alerts and browser notifications of new notices, linking to their moment. */
 describe('viewer: notices', () => {
@@ -54,7 +70,8 @@ describe('viewer: notices', () => {
 
   it('shows an alert per new notice of any share, linking to its moment', async () => {
     // what happened before the page opened is not announced again
-    await page.waitForTimeout(500);
+    await noticeStreamOpen(page);
+    await page.waitForTimeout(300);
     expect(await page.locator('.notice-alert').count()).toBe(0);
     await send('second');
     await page.locator('.notice-alert').nth(4).waitFor();
@@ -116,6 +133,7 @@ describe('viewer: notices', () => {
     await page.locator('.node-panel h2', { hasText: 'read' }).waitFor();
     await page.locator('.live-badge', { hasText: 'Paused' }).waitFor();
     // the share page, scrubbed to the moment and with a node open, with an alert shown
+    await noticeStreamOpen(page);
     await send('fourth');
     await page.locator('.notice-alert').first().waitFor();
     await screenshot(page, 'notices-on-share-page');
