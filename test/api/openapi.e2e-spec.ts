@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { NODE_FIELDS, PUBLIC_SCHEMAS } from '@graph-history/domain';
+import { NODE_FIELDS, NOTICE_TYPES, PUBLIC_SCHEMAS } from '@graph-history/domain';
+import { noticeRun } from '../support/notice-events';
 import { ApiHarness, Res, Json } from './support/api-harness';
 import { EventScript } from './support/watch-events';
 import { NODE_EXPANSIONS } from '../../apps/api/src/expand/expand-paths';
@@ -52,6 +53,8 @@ describe('read API: OpenAPI document', () => {
       '/api/v1/graphs/{graph_id}/events/stream',
       '/api/v1/graphs/{graph_id}/nodes',
       '/api/v1/graphs/{graph_id}/nodes/{node_id}',
+      '/api/v1/notices',
+      '/api/v1/notices/stream',
     ]);
   });
 
@@ -98,6 +101,42 @@ describe('read API: OpenAPI document', () => {
       '/api/v1/graphs/{graph_id}/events',
       await h.get('/api/v1/graphs/gph_g/events?expand[]=a.b.c.d.e'),
     );
+  });
+
+  it('describes notices of every type, and the notice stream’s errors', async () => {
+    await h.seed('n', noticeRun('n'));
+    // a graph.quarantined notice as the apply writes it, beside the seeded ones
+    const quarantine = await h.t.db
+      .selectFrom('notices')
+      .selectAll()
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    await h.t.db
+      .insertInto('notices')
+      .values({
+        ...quarantine,
+        notice_no: undefined,
+        type: 'graph.quarantined',
+        node_no: null,
+        seq: null,
+        body: JSON.stringify({
+          ...JSON.parse(quarantine.body),
+          type: 'graph.quarantined',
+          node_id: null,
+          event_id: null,
+          data: { event_key: 'k', reason: 'refused' },
+        }),
+      } as never)
+      .execute();
+    const list = await h.get('/api/v1/notices');
+    expect(new Set(list.json.data.map((n: { type: string }) => n.type))).toEqual(
+      new Set(NOTICE_TYPES),
+    );
+    check('/api/v1/notices', list);
+    check('/api/v1/notices', await h.get('/api/v1/notices?type=nope'));
+    const notice = ajv.getSchema('openapi.json#/components/schemas/Notice')!;
+    expect(notice({ ...list.json.data[0], type: 'node.exploded' })).toBe(false);
+    check('/api/v1/notices/stream', await h.get('/api/v1/notices/stream?graph=gph_nope'));
   });
 
   it('describes the event stream’s errors', async () => {

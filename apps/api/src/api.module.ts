@@ -8,6 +8,7 @@ import {
   GraphReadRepository,
   NodeItemsRepository,
   NodeReadRepository,
+  NoticeRepository,
   ViewerSessionRepository,
 } from '@graph-history/db';
 import { CoreModule, DB, loggerParams } from '@graph-history/http';
@@ -49,6 +50,13 @@ import { EventStreamController } from './streams/event-stream.controller';
 import { EventStreamService } from './streams/event-stream.service';
 import { StreamKeyCheck } from './streams/stream-key-check';
 import { StreamPageReader } from './streams/stream-page-reader';
+import { NoticeAccessService } from './notices/notice-access.service';
+import { NoticeFanOut } from './notices/notice-fan-out';
+import { NoticeListService } from './notices/notice-list.service';
+import { NoticeReader } from './notices/notice-reader';
+import { NoticesController } from './notices/notices.controller';
+import { NoticeStreamController } from './notices/notice-stream.controller';
+import { NoticeStreamService } from './notices/notice-stream.service';
 
 export interface ApiModuleOptions {
   config: Config;
@@ -90,6 +98,8 @@ export class ApiModule {
         NodesController,
         EventsController,
         EventStreamController,
+        NoticeStreamController,
+        NoticesController,
         OpenApiController,
         DocsController,
         HealthController,
@@ -106,6 +116,11 @@ export class ApiModule {
           NodeItemsRepository,
           DatabaseHealthRepository,
         ].map((r) => repository(r)),
+        // notices are announced as soon as they commit: read them where they were written
+        {
+          provide: NoticeRepository,
+          useValue: new NoticeRepository(o.keysDb ?? o.db),
+        },
         // sessions are written at sign-in and read at once: always the primary, like keys
         {
           provide: ViewerSessionRepository,
@@ -135,6 +150,11 @@ export class ApiModule {
         StreamKeyCheck,
         EventFanOut,
         EventStreamService,
+        NoticeAccessService,
+        NoticeListService,
+        NoticeReader,
+        NoticeFanOut,
+        NoticeStreamService,
         ViewerSessionService,
         RequestPrincipalService,
         ViewerAssets,

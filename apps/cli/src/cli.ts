@@ -6,6 +6,7 @@ import { registerGraphsCommand } from './commands/graphs.command';
 import { registerIngestCommand } from './commands/ingest.command';
 import { registerKeysCommand } from './commands/keys.command';
 import { registerMigrateCommand } from './commands/migrate.command';
+import { registerNoticesCommand } from './commands/notices.command';
 import { registerSimulateCommand } from './commands/simulate.command';
 import { registerStalledCommand } from './commands/stalled.command';
 import { registerStartCommand } from './commands/start.command';
@@ -38,6 +39,7 @@ export function createProgram(io: CliIo): Command {
   registerWatchCommand(program, io);
   registerGraphsCommand(program, io);
   registerTailCommand(program, io);
+  registerNoticesCommand(program, io);
   registerHooksCommand(program, io);
   return program;
 }

@@ -9,6 +9,7 @@ import {
   GraphWriteRepository,
   InboxRepository,
   NodeRefRepository,
+  NoticeRepository,
   PendingWorkRepository,
   Transactions,
   TrimRepository,
@@ -16,6 +17,7 @@ import {
 import { CONFIG, DB, repositoryProvider } from '@graph-history/http';
 import { GraphApplier } from './apply/graph-applier';
 import { GraphStateCache } from './apply/graph-state-cache';
+import { NoticeMaker } from './apply/notice-maker';
 import { EventStore } from './ingest/event-store';
 import { AccountLimits } from './quota/account-limits';
 import { QuotaGuard } from './quota/quota-guard';
@@ -38,6 +40,7 @@ import { Trimmer } from './trim/trimmer';
       PendingWorkRepository,
       GraphApplyLockRepository,
       AccountQuotaRepository,
+      NoticeRepository,
     ].map(repositoryProvider),
     { provide: Transactions, useFactory: (db: Db) => new Transactions(db), inject: [DB] },
     {
@@ -48,6 +51,7 @@ import { Trimmer } from './trim/trimmer';
     AccountLimits,
     QuotaGuard,
     EventStore,
+    NoticeMaker,
     GraphApplier,
     Trimmer,
   ],

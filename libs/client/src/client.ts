@@ -4,6 +4,7 @@ import { Transport } from './http/transport.js';
 import { Events } from './resources/events.js';
 import { Graphs } from './resources/graphs.js';
 import { Nodes } from './resources/nodes.js';
+import { Notices } from './resources/notices.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 
@@ -23,6 +24,7 @@ export class GraphHistory {
   readonly graphs: Graphs;
   readonly nodes: Nodes;
   readonly events: Events;
+  readonly notices: Notices;
 
   constructor(options: ClientOptions) {
     if (typeof options?.apiKey !== 'string' || options.apiKey === '') {
@@ -41,5 +43,6 @@ export class GraphHistory {
     this.graphs = new Graphs(transport);
     this.nodes = new Nodes(transport);
     this.events = new Events(transport);
+    this.notices = new Notices(transport);
   }
 }

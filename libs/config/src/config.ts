@@ -140,6 +140,11 @@ const schema = z.object({
    * unless its own quota says otherwise; default 2 GiB.
    */
   ACCOUNT_MAX_BYTES: positiveInt.max(Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
+  /**
+   * Ingestor: notices kept per account, newest first; older ones are deleted by the trim job that
+   * follows each apply that made notices (docs/api-reference.md, "Notices").
+   */
+  NOTICES_KEPT: boundedInt(1_000_000).default(1_000),
   /** Ingestor: graphs with pending work the sweeper enqueues per pass. */
   SWEEP_LIMIT: boundedInt(1_000_000).default(10_000),
   EMBEDDED_POSTGRES_PORT: port.default(5433),

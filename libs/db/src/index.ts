@@ -31,6 +31,7 @@ export * from './repositories/node-read.repository';
 export type { SizedPage } from './repositories/page-bytes';
 export * from './repositories/node-items.repository';
 export * from './repositories/stalled-graph.repository';
+export * from './repositories/notice.repository';
 export * from './repositories/graph-apply-lock.repository';
 export { isRoot, postgresSystemUser } from './embedded-postgres-root';
 export * from './replica-routing';

@@ -5,11 +5,29 @@ import {
   encodeReadableId,
   eventId,
   graphKeyFromId,
+  decodeNoticeId,
   nodeId,
   nodeNoOf,
+  noticeId,
 } from './ids';
 
 describe('ids', () => {
+  it('round-trips notice ids (account and number), and accepts no other kind nor a readable form', () => {
+    for (const [a, n] of [
+      [1, 1],
+      [7, 123_456],
+      [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    ] as const) {
+      const id = noticeId(a, n);
+      expect(id).toMatch(/^ntc_[A-Za-z0-9_-]{22}$/);
+      expect(decodeNoticeId(id)).toEqual({ accountId: a, noticeNo: n });
+      expect(decodeId('evt', `evt_${id.slice(4)}`)).toBeNull();
+      expect(decodeNoticeId(`ntc_${encodeId('evt', a, n).slice(4)}`)).toBeNull();
+    }
+    expect(decodeNoticeId(encodeReadableId('ntc', 7, 5))).toBeNull();
+    expect(decodeNoticeId('ntc_nope')).toBeNull();
+  });
+
   it('round-trips node and event ids, each kind only as itself', () => {
     for (const [g, n] of [
       [1, 1],

@@ -7,14 +7,14 @@ import { openBlock, sealBlock } from './id-key';
  * (id-key.ts), so an id reveals neither, nor any order: `<prefix>_<22 base64url characters>`.
  * Ids of the older, readable form (`node_3fwj0001`: graph 20,611, node 1) are still accepted.
  */
-export type IdPrefix = 'node' | 'evt';
+export type IdPrefix = 'node' | 'evt' | 'ntc';
 
 /**
  * The block: a tag byte per prefix, the graph id in bytes 1-7, a zero byte, the number in bytes
  * 9-15 (each below 2^53, so the top 3 bits of bytes 1 and 9 are zero: 22 bits an id of the wrong
  * prefix, or any other string, has one chance in four million to pass).
  */
-const TAG: Record<IdPrefix, number> = { node: 0x4e, evt: 0x45 };
+const TAG: Record<IdPrefix, number> = { node: 0x4e, evt: 0x45, ntc: 0x54 };
 const SEALED_CHARS = 22;
 // 16 bytes in base64url: the last character carries 2 bits, so only 4 of them are canonical
 const SEALED = /^[A-Za-z0-9_-]{21}[AQgw]$/;
@@ -40,7 +40,8 @@ export interface DecodedId {
 export function decodeId(prefix: IdPrefix, id: string): DecodedId | null {
   if (typeof id !== 'string' || id.length > 40 || !id.startsWith(`${prefix}_`)) return null;
   const body = id.slice(prefix.length + 1);
-  return body.length === SEALED_CHARS ? unseal(prefix, body) : decodeReadableId(prefix, body);
+  if (body.length === SEALED_CHARS) return unseal(prefix, body);
+  return prefix === 'ntc' ? null : decodeReadableId(prefix, body);
 }
 
 /** `id` (decoded as `d`) in the sealed form: itself, or an id of the readable form sealed. */
@@ -99,6 +100,16 @@ export function nodeId(graphId: number, nodeNo: number): string {
   return id;
 }
 export const eventId = (graphId: number, seq: number): string => encodeId('evt', graphId, seq);
+
+/** A notice's id seals its account and number (notices are the account's, not a graph's). */
+export const noticeId = (accountId: number, noticeNo: number): string =>
+  encodeId('ntc', accountId, noticeNo);
+
+/** The account and number of a notice id; null when it is none. */
+export function decodeNoticeId(id: string): { accountId: number; noticeNo: number } | null {
+  const d = decodeId('ntc', id);
+  return d && { accountId: d.graphId, noticeNo: d.n };
+}
 
 export const GRAPH_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 

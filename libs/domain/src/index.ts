@@ -17,5 +17,5 @@ export * from './node-record-version';
 export * from './public-event';
 export * from './stored-json';
 export * from './active-window';
-export * from './notice-types';
 export * from './webhooks';
+export * from './notices';

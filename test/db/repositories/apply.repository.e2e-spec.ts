@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { applyEvent, createGraphState } from '@graph-history/domain';
 import { AccountRepository, ApplyRepository, GraphApplyLockRepository } from '@graph-history/db';
 import { validRun } from '../../ingestor/support/watch-events';
@@ -28,6 +29,8 @@ describe('ApplyRepository', () => {
   it('reads the head and at most `limit` stored events after applied_seq, in seq order', async () => {
     const pending = await apply.pending(graphId, 2);
     expect(pending!.head).toEqual({
+      accountId,
+      graphKey: 'ar',
       ingestedSeq: 5,
       appliedSeq: 0,
       firstSeq: null,
@@ -126,6 +129,18 @@ describe('ApplyRepository', () => {
     expect(await apply.recordStall(graphId, 3, { ...stall, seq: 4 })).toBe(true);
     expect(await apply.recordStall(graphId, 3, { ...stall, seq: 4 })).toBe(false);
     expect((await apply.pending(graphId, 1))!.head.stalledSeq).toBe(4);
+  });
+
+  it('makes a commit durable on demand, after the apply statement turned the wait off', async () => {
+    const setting = await t.db.transaction().execute(async (trx) => {
+      // what the apply statement does for its transaction
+      await sql`select set_config('synchronous_commit', 'off', true)`.execute(trx);
+      await apply.in(trx).commitDurably();
+      return (
+        await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(trx)
+      ).rows[0]!.s;
+    });
+    expect(setting).toBe('on');
   });
 
   it('lets one session at a time hold a graph apply lock, released after', async () => {

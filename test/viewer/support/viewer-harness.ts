@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { decodeId, type WatchEvent } from '@graph-history/domain';
+import { NoticeRepository } from '@graph-history/db';
 import { publishAppliedEvents } from '@graph-history/http';
 import { ApiHarness } from '../../api/support/api-harness';
 import { testQueuePrefix } from '../../support/redis-keys';
@@ -52,12 +53,17 @@ export class ViewerHarness {
     return p;
   }
 
-  /** Appends events to a share as the ingestor does: applied, then announced to event streams. */
+  /**
+   * Appends events to a share as the ingestor does: applied, then announced to event streams
+   * (and, with the notices they made, to notice streams).
+   */
   async ingest(graphKey: string, events: WatchEvent[]): Promise<void> {
-    const { graphId } = await this.api.seed(graphKey, events);
+    const { graphId, accountId } = await this.api.seed(graphKey, events);
     const newest = (await this.api.get(`/api/v1/graphs/gph_${graphKey}/events?limit=1`)).json;
     const seq = decodeId('evt', newest.data[0].id)!.n;
-    await publishAppliedEvents(this.redis, this.queuePrefix, { graphId, seq });
+    const noticeNo = await new NoticeRepository(this.api.t.db).newest(accountId);
+    const notices = noticeNo > 0 ? { accountId, noticeNo } : null;
+    await publishAppliedEvents(this.redis, this.queuePrefix, { graphId, seq, notices });
   }
 
   /** Seeds the demo share (`gph_demo`) and opens it signed in, once its tree is drawn. */

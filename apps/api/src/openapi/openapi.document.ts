@@ -1,5 +1,5 @@
 import { ERROR_CATALOG } from '../docs/error-catalog';
-import { PUBLIC_SCHEMAS } from '@graph-history/domain';
+import { NOTICE_TYPES, PUBLIC_SCHEMAS } from '@graph-history/domain';
 import {
   MAX_DESCENDANTS_DEPTH,
   MAX_EXPAND_LEVELS,
@@ -79,6 +79,18 @@ const ok = (schema: string, description: string) => ({
 });
 
 const listParams = [param('limit'), param('starting_after'), param('ending_before')];
+const noticeFilters = [
+  query(
+    'graph',
+    { type: 'string' },
+    'gph_…: only this graph’s notices (a graph the key may read).',
+  ),
+  query(
+    'type',
+    { type: 'string' },
+    `Only these types, comma-separated: ${NOTICE_TYPES.join(', ')}.`,
+  ),
+];
 const expandParams = [param('expand'), param('descendants_max_depth')];
 
 /** The OpenAPI 3.1 description of the read API, served at /api/v1/openapi.json. */
@@ -225,6 +237,55 @@ export function openApiDocument(serverUrl: string) {
                   schema: {
                     type: 'string',
                     description: 'SSE messages; each event message’s data is an Event object.',
+                  },
+                },
+              },
+            },
+            ...readErrors,
+          },
+        },
+      },
+      '/api/v1/notices': {
+        get: {
+          operationId: 'listNotices',
+          summary: 'List notices',
+          description:
+            'The account’s notices, newest first: what applied events changed that a person should know (a node needs input, fails, joins a wait cycle; a session ends; a graph is quarantined). A restricted key sees those of the graphs it lists. The newest NOTICES_KEPT (default 1,000) per account are kept.',
+          parameters: [...listParams, ...noticeFilters],
+          responses: ok('NoticeList', 'A page of notices.'),
+        },
+      },
+      '/api/v1/notices/stream': {
+        get: {
+          operationId: 'streamNotices',
+          summary: 'Stream notices',
+          description:
+            'Server-Sent Events: every notice of the account (that the key may see, within the filters) after Last-Event-ID (or starting_after; without either, from now), oldest first, then each new one, each once and in order. A message per notice: id = the notice id, event: message, data = the Notice object as List notices returns it. A position older than the kept notices goes on from the oldest kept. event: error (data: the error envelope) before the stream ends (e.g. api_key_invalid once the key is revoked); comment lines as heartbeats. Opening costs one request; what follows is not charged.',
+          parameters: [
+            {
+              name: 'Last-Event-ID',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description: 'ntc_… of this account: resume after it (wins over starting_after).',
+            },
+            query('starting_after', { type: 'string' }, 'ntc_… of this account: start after it.'),
+            ...noticeFilters,
+          ],
+          responses: {
+            '200': {
+              description: 'The stream, open until the client or the server ends it.',
+              headers: {
+                'Request-Id': commonHeaders['Request-Id'],
+                'RateLimit-Limit': okHeaders['RateLimit-Limit'],
+                'RateLimit-Remaining': okHeaders['RateLimit-Remaining'],
+                'RateLimit-Reset': okHeaders['RateLimit-Reset'],
+              },
+              content: {
+                'text/event-stream': {
+                  schema: {
+                    type: 'string',
+                    description: 'SSE messages; each notice message’s data is a Notice object.',
                   },
                 },
               },

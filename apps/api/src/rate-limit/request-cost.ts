@@ -30,8 +30,8 @@ const EXPANDS = /(^|&)expand(%5B|\[|=)/i;
  */
 export function isExpensive(url: string): boolean {
   const q = url.indexOf('?');
-  // an event stream holds its connection for long: it must not hold a slot as well
-  if (/\/events\/stream(\?|$)/.test(url)) return false;
+  // a stream holds its connection for long: it must not hold a slot as well
+  if (/\/(events|notices)\/stream(\?|$)/.test(url)) return false;
   if (q < 0) return false;
   const query = url.slice(q + 1);
   if (EXPANDS.test(query)) return true;

@@ -8,6 +8,7 @@ import {
 import { Config } from '@graph-history/config';
 import {
   ApiError,
+  AppliedEvents,
   appliedEventsChannel,
   CONFIG,
   createRedisClient,
@@ -48,6 +49,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
   private listening = false;
   private pollUntil = 0;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly listeners: ((m: AppliedEvents) => void)[] = [];
 
   constructor(
     @Inject(CONFIG) private readonly config: StreamSettings,
@@ -84,7 +86,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
       this.timers.push(t);
     };
     every(this.config.STREAM_POLL_MS, () => {
-      if (!this.listening || Date.now() < this.pollUntil) this.pollAll();
+      if (this.polling) this.pollAll();
     });
     const heartbeat = this.config.STREAM_HEARTBEAT_MS;
     every(Math.ceil(heartbeat / 2), () => {
@@ -99,6 +101,16 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
     for (const t of this.timers) clearInterval(t);
     for (const s of this.streams()) s.end();
     this.redis.disconnect();
+  }
+
+  /** Hears every message of the subscription (the notice streams take theirs this way). */
+  listen(fn: (m: AppliedEvents) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** Whether streams must read Postgres for news: the subscription is away, or just back. */
+  get polling(): boolean {
+    return !this.listening || Date.now() < this.pollUntil;
   }
 
   /** Registers the stream (before it reads anything, so that nothing announced is missed). */
@@ -158,6 +170,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
   private onMessage(message: string): void {
     const m = readAppliedEvents(message);
     if (!m) return;
+    for (const fn of this.listeners) fn(m);
     const feeds = this.feedsByGraph.get(m.graphId);
     if (feeds) for (const f of feeds) f.announce(m.seq);
   }

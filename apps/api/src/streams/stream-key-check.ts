@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyRepository } from '@graph-history/db';
-import { apiKeyInvalid } from '@graph-history/http';
-import type { EventStream } from './event-stream';
+import { apiKeyInvalid, Principal } from '@graph-history/http';
+
+/** An open stream (of events or notices), as far as key checks go. */
+export interface KeyedStream {
+  principal: Principal;
+  fail(err: unknown): void;
+}
 
 /**
  * Ends the streams whose key was revoked: one look-up of the distinct keys of all open streams
@@ -13,7 +18,7 @@ export class StreamKeyCheck {
 
   constructor(private readonly keys: ApiKeyRepository) {}
 
-  async endRevoked(streams: EventStream[]): Promise<void> {
+  async endRevoked(streams: KeyedStream[]): Promise<void> {
     if (this.checking || streams.length === 0) return;
     this.checking = true;
     try {

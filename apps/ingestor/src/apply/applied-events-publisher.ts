@@ -2,8 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import { CONFIG, publishAppliedEvents, RedisClient } from '@graph-history/http';
 import { PRODUCER_REDIS } from '../tokens';
+import type { NewNotices } from './graph-applier';
 
-/** Tells the API processes (their event streams) that a graph has newly applied events. */
+/**
+ * Tells the API processes (their event and notice streams) that a graph has newly applied events
+ * and, when the commit wrote any, its account new notices.
+ */
 @Injectable()
 export class AppliedEventsPublisher {
   constructor(
@@ -11,7 +15,7 @@ export class AppliedEventsPublisher {
     @Inject(CONFIG) private readonly config: Pick<Config, 'QUEUE_PREFIX'>,
   ) {}
 
-  publish(graphId: number, seq: number): void {
-    void publishAppliedEvents(this.redis, this.config.QUEUE_PREFIX, { graphId, seq });
+  publish(graphId: number, seq: number, notices: NewNotices | null = null): void {
+    void publishAppliedEvents(this.redis, this.config.QUEUE_PREFIX, { graphId, seq, notices });
   }
 }

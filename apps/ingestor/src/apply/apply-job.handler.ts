@@ -27,18 +27,21 @@ export class ApplyJobHandler {
     const outcome = await this.applier.applyPending(graphId, (batch) => {
       this.metrics.eventsApplied.inc(batch.applied);
       for (const ms of batch.delaysMs) this.metrics.applyDelay.observe(ms / 1_000);
-      this.published.publish(graphId, batch.appliedSeq);
+      this.published.publish(graphId, batch.appliedSeq, batch.notices);
       // the batch's notices committed with it: dispatch them to webhooks now
       void this.webhooks.kick();
     });
     if (outcome.stalled) {
+      // its graph.quarantined notice, written with the stall
+      if (outcome.notices) this.published.publish(graphId, 0, outcome.notices);
       this.metrics.applyStalls.inc();
       this.logger.error(
         { graphId, seq: outcome.stalled.seq, reason: outcome.stalled.error },
         'graph quarantined: its next event could not be applied; see `graph-history stalled list`',
       );
     }
-    if (outcome.trimDue) {
+    // a trim job also keeps the account's newest NOTICES_KEPT notices
+    if (outcome.trimDue || outcome.notices) {
       // Best effort: the sweeper schedules any trim that is still due.
       await this.queues
         .enqueueTrim(graphId)

@@ -11,6 +11,7 @@ import {
 } from '@graph-history/domain';
 import {
   ActiveBefore,
+  ApplyHead,
   ApplyRepository,
   ApplyStall,
   Db,
@@ -22,6 +23,7 @@ import {
 } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { CachedGraph, GraphStateCache } from './graph-state-cache';
+import { NoticeMaker, NoticeRow } from './notice-maker';
 import { retainedFirstSeq } from './retention';
 
 /** What `applyPending` (or one of its batches) did. */
@@ -35,6 +37,14 @@ export interface ApplyOutcome {
   stalled: ApplyStall | null;
   /** The graph's newest applied sequence after this batch (0 when nothing was applied). */
   appliedSeq: number;
+  /** The newest notice this call (or batch) wrote, with its account; null when it wrote none. */
+  notices: NewNotices | null;
+}
+
+/** Notices were written for `accountId`, up to number `noticeNo`. */
+export interface NewNotices {
+  accountId: number;
+  noticeNo: number;
 }
 
 /**
@@ -45,6 +55,7 @@ export type ApplySettings = Pick<Config, 'APPLY_BATCH_SIZE' | 'STALE_AFTER_MS'>;
 
 interface BatchResult {
   events: InboxEvent[];
+  notices: NewNotices | null;
   /** The graph's applied_seq after this batch. */
   appliedSeq: number;
   trimDue: boolean;
@@ -60,7 +71,12 @@ type PendingRun = Awaited<ReturnType<ApplyRepository['pending']>>;
 
 /** The reducer refused the event at `index` of the run; `recorded` when this call quarantined it. */
 interface Refused {
-  refused: { index: number; recorded: boolean; stall: ApplyStall | null };
+  refused: {
+    index: number;
+    recorded: boolean;
+    stall: ApplyStall | null;
+    notice: NewNotices | null;
+  };
 }
 
 /** Applying a run of several events failed for good: one of them, up to `throughSeq`, is at fault. */
@@ -88,6 +104,7 @@ export class GraphApplier {
     private readonly stateRows: GraphStateRepository,
     private readonly cache: GraphStateCache,
     private readonly lock: GraphApplyLockRepository,
+    private readonly noticeMaker: NoticeMaker,
     @Inject(CONFIG) private readonly settings: ApplySettings,
   ) {}
 
@@ -107,7 +124,14 @@ export class GraphApplier {
       );
       if (run) return run.value;
       if (Date.now() >= deadline)
-        return { applied: 0, trimDue: false, delaysMs: [], stalled: null, appliedSeq: 0 };
+        return {
+          applied: 0,
+          trimDue: false,
+          delaysMs: [],
+          stalled: null,
+          appliedSeq: 0,
+          notices: null,
+        };
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
   }
@@ -124,6 +148,7 @@ export class GraphApplier {
       delaysMs: [],
       stalled: null,
       appliedSeq: 0,
+      notices: null,
     };
     let limit = this.settings.APPLY_BATCH_SIZE;
     // After a run failed for good, its events are applied one per batch up to here, so that the
@@ -146,6 +171,7 @@ export class GraphApplier {
           continue;
         }
         total.stalled = batch.refused.recorded ? batch.refused.stall : null;
+        if (batch.refused.recorded) total.notices = batch.refused.notice ?? total.notices;
         return total;
       }
       const appliedAt = Date.now();
@@ -155,6 +181,7 @@ export class GraphApplier {
         delaysMs: batch.events.map((e) => appliedAt - e.received),
         stalled: null,
         appliedSeq: batch.appliedSeq,
+        notices: batch.notices,
       };
       onBatch(outcome);
       if (batch.appliedSeq < isolateThrough) limit = 1;
@@ -162,6 +189,7 @@ export class GraphApplier {
       total.applied += outcome.applied;
       total.trimDue ||= outcome.trimDue;
       total.delaysMs.push(...outcome.delaysMs);
+      total.notices = batch.notices ?? total.notices;
       // Events stored after the batch was read enqueue an apply of their own: no need to look.
       if (!batch.more) return total;
     }
@@ -196,8 +224,7 @@ export class GraphApplier {
         error: `event ${key} (seq ${head.appliedSeq + 1}) could not be applied: ${describe(err)}`,
         at: Date.now(),
       };
-      const recorded = await this.applyRows.in(conn).recordStall(graphId, head.appliedSeq, stall);
-      return { refused: { index: 0, recorded, stall } };
+      return this.quarantine(conn, graphId, head, stall, events[0]?.event.key ?? null);
     }
   }
 
@@ -208,7 +235,6 @@ export class GraphApplier {
     limit: number,
     firstRead: NonNullable<PendingRun>,
   ): Promise<BatchResult | Refused | 'done' | 'lost-race'> {
-    const applyRows = this.applyRows.in(conn);
     let pending: PendingRun = firstRead;
     let graph = this.cache.take(graphId, pending.head.appliedSeq);
     if (!graph) ({ pending, graph } = await this.load(conn, graphId, limit));
@@ -220,31 +246,70 @@ export class GraphApplier {
     if ('refusal' in reduced) {
       // The state may hold part of the refused event: it stays out of the cache.
       const { index, reason } = reduced.refusal;
-      if (index > 0) return { refused: { index, recorded: false, stall: null } };
+      if (index > 0) return { refused: { index, recorded: false, stall: null, notice: null } };
       const stall = { seq: head.appliedSeq + 1, error: reason, at: Date.now() };
-      const recorded = await applyRows.recordStall(graphId, head.appliedSeq, stall);
-      return { refused: { index, recorded, stall } };
+      return this.quarantine(conn, graphId, head, stall, events[0]!.event.key);
     }
     const { applied, activeBefore } = reduced;
     const appliedSeq = head.appliedSeq + events.length;
     const firstSeq = retainedFirstSeq(head.firstSeq, appliedSeq);
-    const committed = await applyRows.commitIfCurrent(
-      graphId,
-      head.appliedSeq,
-      applied,
-      { appliedSeq, firstSeq, lastEvent: state.lastCreated, counts: state.counts },
-      Date.now(),
-      activeBefore,
-    );
+    const commit = (db: Db, notices: NoticeRow[]) =>
+      this.applyRows
+        .in(db)
+        .commitIfCurrent(
+          graphId,
+          head.appliedSeq,
+          applied,
+          { appliedSeq, firstSeq, lastEvent: state.lastCreated, counts: state.counts },
+          Date.now(),
+          activeBefore,
+          notices,
+        )
+        .then((committed) => ({ committed, notices }));
+    const made = this.noticeMaker.made(applied);
+    // notices are numbered in the commit's transaction (under their account's notice lock), and
+    // that transaction is durable before it is published
+    const { committed, notices } =
+      made.length === 0
+        ? await commit(conn, [])
+        : await this.transactions.run(async (trx) => {
+            const done = await commit(trx, await this.noticeMaker.rowsOf(trx, graphId, head, made));
+            if (done.committed) await this.applyRows.in(trx).commitDurably();
+            return done;
+          }, conn);
     // The state was taken out of the cache; only a committed one goes back.
     if (!committed) return 'lost-race';
     this.cache.put(graph);
+    const last = notices[notices.length - 1];
     return {
       events,
+      notices: last ? { accountId: head.accountId, noticeNo: last.notice_no! } : null,
       appliedSeq,
       trimDue: firstSeq > (head.firstSeq ?? 1),
       more: appliedSeq < head.ingestedSeq,
     };
+  }
+
+  /**
+   * Quarantines the graph at the event after `head` and, in the same statement, writes its
+   * graph.quarantined notice (only when this call is the one that recorded the stall).
+   */
+  private async quarantine(
+    conn: Db,
+    graphId: number,
+    head: ApplyHead,
+    stall: ApplyStall,
+    eventKey: string | null,
+  ): Promise<Refused> {
+    const { notice, recorded } = await this.transactions.run(async (trx) => {
+      const notice = await this.noticeMaker.quarantineRow(trx, graphId, head, stall, eventKey);
+      const recorded = await this.applyRows
+        .in(trx)
+        .recordStall(graphId, head.appliedSeq, stall, notice);
+      return { notice, recorded };
+    }, conn);
+    const made = recorded ? { accountId: head.accountId, noticeNo: notice.notice_no! } : null;
+    return { refused: { index: 0, recorded, stall, notice: made } };
   }
 
   /** The pending events and the reducer state rebuilt from the rows, read in one snapshot. */

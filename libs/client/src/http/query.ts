@@ -5,12 +5,14 @@ import type {
   GraphRetrieveParams,
   NodeListParams,
   NodeRetrieveParams,
+  NoticeListParams,
 } from '../types/params.js';
 import type { ApiQuery } from '../types/resources.js';
 
 type Value = string | number | Date | readonly string[] | undefined;
 
-type QueryOperation = 'listGraphs' | 'retrieveGraph' | 'retrieveNode' | 'listNodes' | 'listEvents';
+type QueryOperation =
+  'listGraphs' | 'retrieveGraph' | 'retrieveNode' | 'listNodes' | 'listEvents' | 'listNotices';
 
 /** The API's name for each client parameter of an operation. */
 type Names<P, Op extends QueryOperation> = { [K in keyof Required<P>]: keyof ApiQuery<Op> };
@@ -60,6 +62,11 @@ export const EVENT_LIST = {
   descendantsMaxDepth: 'descendants_max_depth',
 } as const satisfies Names<EventListParams, 'listEvents'>;
 
+export const NOTICE_LIST = { ...PAGE, graph: 'graph', type: 'type' } as const satisfies Names<
+  NoticeListParams,
+  'listNotices'
+>;
+
 /**
  * `true` when the client names every query parameter the OpenAPI document declares for `Op`, so
  * a parameter added to the API fails the build until the client offers it.
@@ -76,6 +83,7 @@ export type _EveryQueryParameterIsOffered = [
   Holds<Covers<typeof NODE_RETRIEVE, 'retrieveNode'>>,
   Holds<Covers<typeof NODE_LIST, 'listNodes'>>,
   Holds<Covers<typeof EVENT_LIST, 'listEvents'>>,
+  Holds<Covers<typeof NOTICE_LIST, 'listNotices'>>,
 ];
 
 /** `?a=1&expand[]=x&…` for `params` named by `names`; `lastEvent` becomes `last_event[op]`. */

@@ -1,4 +1,4 @@
-import { errorFromAnswer, type GraphHistoryError, isTransient } from '../errors.js';
+import { isTransient } from '../errors.js';
 import type { RetentionGap, FollowItem } from '../follow/follow-events.js';
 import { EVENT_LIST, queryString } from '../http/query.js';
 import { sleep } from '../http/sleep.js';
@@ -6,9 +6,10 @@ import type { Transport } from '../http/transport.js';
 import { startingPosition } from '../follow/starting-position.js';
 import { graphPath } from '../resources/paths.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
-import type { ErrorType, List } from '../types/resources.js';
+import type { List } from '../types/resources.js';
 import { SseParser } from './sse-parser.js';
 import { readSse } from './sse-reader.js';
+import { streamError } from './stream-error.js';
 
 export interface StreamOptions<E extends EventListExpand = EventListExpand> {
   /**
@@ -25,15 +26,6 @@ export interface StreamOptions<E extends EventListExpand = EventListExpand> {
   /** Nothing received for this long (the server sends a heartbeat every 15 s): reconnect. Default 45,000 ms. */
   idleTimeoutMs?: number;
 }
-
-/** The status a request would have been answered with, for an error message of the stream. */
-const STATUS_OF: Record<ErrorType, number> = {
-  authentication_error: 401,
-  permission_error: 403,
-  invalid_request_error: 400,
-  rate_limit_error: 429,
-  api_error: 500,
-};
 
 interface GapMessage {
   first_event_id: string;
@@ -117,22 +109,4 @@ async function oldestEvent<E extends EventListExpand>(
     if (first) return first;
     await rest();
   }
-}
-
-/** The typed error of an `event: error` message (its data is the error envelope). */
-function streamError(data: string): GraphHistoryError {
-  let body: { error?: { type?: ErrorType; code?: string } } | undefined;
-  try {
-    body = JSON.parse(data) as typeof body;
-  } catch {
-    body = undefined;
-  }
-  const type = body?.error?.type;
-  const status =
-    body?.error?.code === 'resource_missing'
-      ? 404
-      : type && type in STATUS_OF
-        ? STATUS_OF[type]
-        : 500;
-  return errorFromAnswer(body, { status, requestId: null, retryAfter: null });
 }

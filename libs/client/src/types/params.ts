@@ -1,5 +1,5 @@
 import type { EventListExpand, NodeExpand, NodeListExpand } from './expand.js';
-import type { ApiQuery } from './resources.js';
+import type { ApiQuery, NoticeType } from './resources.js';
 
 /** A moment: an event id (`evt_…`, just after that event), a time in ms, or a Date. */
 export type AsOf = string | number | Date;
@@ -58,3 +58,11 @@ export interface EventListParams<E extends EventListExpand = EventListExpand> ex
   expand?: readonly E[];
   descendantsMaxDepth?: number;
 }
+
+/** Which notices: only one graph's (`gph_…`), only some types. */
+export interface NoticeFilterParams {
+  graph?: string;
+  type?: NoticeType | readonly NoticeType[];
+}
+
+export interface NoticeListParams extends PageParams, NoticeFilterParams {}

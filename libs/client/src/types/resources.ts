@@ -57,6 +57,9 @@ export type Wait = NonNullable<NodeSchema['waits']>['data'][number];
 export type Message = NonNullable<NodeSchema['messages']>['data'][number];
 /** An event with no expansion. */
 export type Event = Omit<EventSchema, 'data'>;
+/** What an applied event changed that a person should know (see the API reference, "Notices"). */
+export type Notice = OkBody<'listNotices'>['data'][number];
+export type NoticeType = Notice['type'];
 export type EventChange = Event['changes'][number];
 export type EventSource = Event['source'];
 

@@ -69,3 +69,13 @@ export const WAIT_COLUMNS: InsertColumns<'waits'> = {
   ended_seq: 'bigint',
   ended: 'bigint',
 };
+export const NOTICE_COLUMNS: InsertColumns<'notices'> = {
+  account_id: 'bigint',
+  notice_no: 'bigint',
+  graph_id: 'bigint',
+  node_no: 'int',
+  seq: 'bigint',
+  type: 'text',
+  created: 'bigint',
+  body: 'json text',
+};

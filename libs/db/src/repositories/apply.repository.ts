@@ -10,11 +10,15 @@ import {
   SPAWN_COLUMNS,
   VERSION_COLUMNS,
   WAIT_COLUMNS,
+  NOTICE_COLUMNS,
 } from './apply-columns';
 import { insertRowsSql } from './insert-rows';
+import type { NoticeInsert } from './notice.repository';
 
 /** The apply side of a `graphs` row. */
 export interface ApplyHead {
+  accountId: number;
+  graphKey: string;
   ingestedSeq: number;
   appliedSeq: number;
   /** Oldest retained seq; null before the first applied event. */
@@ -69,6 +73,8 @@ export class ApplyRepository extends Repository {
       this.db,
       'gh_apply_pending',
       sql<{
+        account_id: number;
+        graph_key: string;
         ingested_seq: number;
         applied_seq: number;
         first_seq: number | null;
@@ -78,7 +84,7 @@ export class ApplyRepository extends Repository {
         seq: number | null;
         body: WatchEvent | null;
         received: number | null;
-      }>`select g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.stalled_seq, i.seq, i.body, i.received,
+      }>`select g.account_id, g.graph_key, g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.stalled_seq, i.seq, i.body, i.received,
         -- on the first row only: every other row would have its jsonb parsed again for nothing
         case when row_number() over (order by i.seq) = 1 then g.counts end as counts
       from graphs g
@@ -97,6 +103,8 @@ export class ApplyRepository extends Repository {
     if (!first) return null;
     return {
       head: {
+        accountId: first.account_id,
+        graphKey: first.graph_key,
         ingestedSeq: first.ingested_seq,
         appliedSeq: first.applied_seq,
         firstSeq: first.first_seq,
@@ -115,7 +123,8 @@ export class ApplyRepository extends Repository {
    * applied_seq is still `afterSeq`: events, node versions (ending the stored current version of
    * each node the run writes), task snapshots, spawns, messages,
    * waits opened and closed, the graph's new head, and the deletion of the applied inbox rows.
-   * Each event row gets its `activeBefore` count (null columns without one).
+   * Each event row gets its `activeBefore` count (null columns without one). `notices` (what the
+   * run's events made) are written by the same statement: a notice exists iff its event does.
    * False when another applier committed first and nothing was written: two appliers of a graph
    * can never both apply the same events. The commit does not wait for the WAL flush (see below).
    */
@@ -126,6 +135,7 @@ export class ApplyRepository extends Repository {
     head: AppliedHead,
     appliedAt: number,
     activeBefore: ActiveBefore | null,
+    notices: NoticeInsert[] = [],
   ): Promise<boolean> {
     const rows = appliedRows(graphId, applied, appliedAt, activeBefore);
     const closed = rows.waitsClosed;
@@ -159,6 +169,7 @@ export class ApplyRepository extends Repository {
             as c(node_no, on_no, started_seq, ended_seq, ended)
           where w.graph_id = ${graphId} and w.node_no = c.node_no and w.on_no = c.on_no
             and w.started_seq = c.started_seq and ${advanced}),
+        new_notices as (${insertRowsSql('notices', NOTICE_COLUMNS, notices, advanced)}),
         applied_inbox as (
           delete from inbox where graph_id = ${graphId} and seq <= ${head.appliedSeq} and ${advanced})
       select (select count(*)::int from advanced) as advanced,
@@ -170,18 +181,35 @@ export class ApplyRepository extends Repository {
   }
 
   /**
+   * Makes the transaction that holds commitIfCurrent wait for the WAL flush after all: a run that
+   * made notices is published (streams, webhooks) only once it cannot be lost to a crash, since a
+   * notice applied again would get another id.
+   */
+  async commitDurably(): Promise<void> {
+    await sql`select set_config('synchronous_commit', 'on', true)`.execute(this.db);
+  }
+
+  /**
    * Quarantines the graph at the event the reducer refused, only if applied_seq is still
    * `afterSeq` (the event is the next one) and no stall is recorded yet. True when this call
-   * recorded it: the caller reports a stall once, however many appliers meet it.
+   * recorded it: the caller reports a stall once, however many appliers meet it. The
+   * graph.quarantined `notice`, when given, is written by the same statement, only then.
    */
-  async recordStall(graphId: number, afterSeq: number, stall: ApplyStall): Promise<boolean> {
-    const result = await this.db
-      .updateTable('graphs')
-      .set({ stalled_seq: stall.seq, stalled_error: stall.error, stalled_at: stall.at })
-      .where('graph_id', '=', graphId)
-      .where('applied_seq', '=', afterSeq)
-      .where('stalled_seq', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  async recordStall(
+    graphId: number,
+    afterSeq: number,
+    stall: ApplyStall,
+    notice?: NoticeInsert,
+  ): Promise<boolean> {
+    const recorded = sql`exists (select 1 from stalled)`;
+    const { rows } = await sql<{ stalled: number }>`with
+      stalled as (
+        update graphs set stalled_seq = ${stall.seq}, stalled_error = ${stall.error},
+          stalled_at = ${stall.at}
+        where graph_id = ${graphId} and applied_seq = ${afterSeq} and stalled_seq is null
+        returning 1),
+      new_notice as (${insertRowsSql('notices', NOTICE_COLUMNS, notice ? [notice] : [], recorded)})
+      select (select count(*)::int from stalled) as stalled`.execute(this.db);
+    return rows[0]!.stalled === 1;
   }
 }

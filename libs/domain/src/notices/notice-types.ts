@@ -1,4 +1,4 @@
-/** Every notice type, in the order the API reference lists them. */
+/** Every notice type, in the order notices of one node and event are made. */
 export const NOTICE_TYPES = [
   'node.input_required',
   'node.failed',
@@ -6,8 +6,7 @@ export const NOTICE_TYPES = [
   'session.ended',
   'graph.quarantined',
 ] as const;
-
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 
-export const isNoticeType = (s: string): s is NoticeType =>
-  (NOTICE_TYPES as readonly string[]).includes(s);
+export const isNoticeType = (v: string): v is NoticeType =>
+  (NOTICE_TYPES as readonly string[]).includes(v);

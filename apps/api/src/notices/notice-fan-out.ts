@@ -1,0 +1,113 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Config } from '@graph-history/config';
+import { CONFIG } from '@graph-history/http';
+import { EventFanOut } from '../streams/event-fan-out';
+import { StreamKeyCheck } from '../streams/stream-key-check';
+import { NoticeFeed } from './notice-feed';
+import { NoticeReader } from './notice-reader';
+import type { NoticeStream } from './notice-stream';
+
+/** Failed reads in a row (one a second) before a catching-up stream ends with an error. */
+const MAX_READ_FAILURES = 30;
+const RETRY_MS = 1_000;
+
+type NoticeStreamSettings = Pick<
+  Config,
+  'STREAM_HEARTBEAT_MS' | 'STREAM_POLL_MS' | 'STREAM_KEY_CHECK_MS'
+>;
+
+/**
+ * This process's notice streams, one NoticeFeed per account. They hear of new notices from the
+ * event streams' Redis subscription (the ingestor's one publish after an apply commits names the
+ * account and its newest notice); while it is away, every feed reads Postgres every
+ * STREAM_POLL_MS instead.
+ */
+@Injectable()
+export class NoticeFanOut implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly feeds = new Map<number, NoticeFeed>();
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    @Inject(CONFIG) private readonly config: NoticeStreamSettings,
+    private readonly reader: NoticeReader,
+    private readonly keys: StreamKeyCheck,
+    private readonly events: EventFanOut,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.listen((m) => {
+      if (m.notices) this.feeds.get(m.notices.accountId)?.announce(m.notices.noticeNo);
+    });
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.config.STREAM_POLL_MS, () => {
+      if (this.events.polling) for (const f of this.feeds.values()) f.announce(null);
+    });
+    const heartbeat = this.config.STREAM_HEARTBEAT_MS;
+    every(Math.ceil(heartbeat / 2), () => {
+      const now = Date.now();
+      for (const s of this.streams()) s.heartbeat(now, Math.floor(heartbeat / 2));
+    });
+    every(this.config.STREAM_KEY_CHECK_MS, () => void this.keys.endRevoked([...this.streams()]));
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const t of this.timers) clearInterval(t);
+    for (const s of this.streams()) s.end();
+  }
+
+  /** Registers the stream (before it reads anything, so that nothing announced is missed). */
+  add(stream: NoticeStream): NoticeFeed {
+    let feed = this.feeds.get(stream.accountId);
+    if (!feed)
+      this.feeds.set(stream.accountId, (feed = new NoticeFeed(stream.accountId, this.reader)));
+    const joined = feed;
+    joined.streams.add(stream);
+    stream.onEnd(() => {
+      joined.streams.delete(stream);
+      if (joined.streams.size === 0 && this.feeds.get(stream.accountId) === joined)
+        this.feeds.delete(stream.accountId);
+    });
+    return joined;
+  }
+
+  /**
+   * Reads what the stream misses, with its own filter, until it has read as far as its feed, then
+   * makes it live. Before each page it reads the account's newest notice number: every notice up
+   * to it is visible to the page read after, so the stream's position moves there even when its
+   * filter wanted none of them.
+   */
+  async catchUp(feed: NoticeFeed, stream: NoticeStream): Promise<void> {
+    let failures = 0;
+    try {
+      for (;;) {
+        if (stream.closed) return;
+        let newest;
+        let page;
+        try {
+          newest = await this.reader.newest(stream.accountId);
+          page = await this.reader.after(stream.filter, stream.seq);
+        } catch (err) {
+          if (stream.closed) return;
+          if (++failures < MAX_READ_FAILURES) {
+            await new Promise((r) => setTimeout(r, RETRY_MS).unref());
+            continue;
+          }
+          throw err;
+        }
+        failures = 0;
+        stream.offer(page.items, page.more ? 0 : newest);
+        if (!page.more && feed.join(stream)) return;
+      }
+    } catch (err) {
+      stream.fail(err);
+    }
+  }
+
+  private *streams(): Iterable<NoticeStream> {
+    for (const f of this.feeds.values()) yield* f.streams;
+  }
+}

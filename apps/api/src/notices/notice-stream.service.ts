@@ -1,0 +1,65 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { decodeNoticeId } from '@graph-history/domain';
+import { Principal, resourceMissing, setResponseHeaders } from '@graph-history/http';
+import { quote } from '../query/query-values';
+import { NoticeAccessService } from './notice-access.service';
+import { NoticeFanOut } from './notice-fan-out';
+import { NoticeReader } from './notice-reader';
+import { NoticeStream } from './notice-stream';
+import { NoticeStreamQuery } from './notice-stream.query';
+
+/** What EventSource clients wait after a dropped connection before they reconnect (ms). */
+const RETRY_MS = 1_000;
+
+/**
+ * GET /notices/stream: checks the key and the filters (errors answer as any request's), then
+ * answers with Server-Sent Events: the account's notices the key may see after the position
+ * (Last-Event-ID or `starting_after`, a notice id of the account; without either, from now),
+ * then live ones.
+ */
+@Injectable()
+export class NoticeStreamService {
+  constructor(
+    private readonly access: NoticeAccessService,
+    private readonly reader: NoticeReader,
+    private readonly fanOut: NoticeFanOut,
+  ) {}
+
+  async open(
+    principal: Principal,
+    query: NoticeStreamQuery,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const filter = await this.access.filterOf(principal, query);
+    const start =
+      query.startingAfter === undefined
+        ? await this.reader.newest(principal.accountId)
+        : position(principal.accountId, query.startingAfter);
+    setResponseHeaders(req, reply);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(`retry: ${RETRY_MS}\n\n`);
+    const stream = new NoticeStream(res, principal, filter, start);
+    res.once('close', () => stream.end());
+    const feed = this.fanOut.add(stream);
+    void this.fanOut.catchUp(feed, stream);
+  }
+}
+
+/** The number a resume position names: a notice id of the account (kept or trimmed since). */
+function position(accountId: number, id: string): number {
+  const d = decodeNoticeId(id);
+  if (!d || d.accountId !== accountId)
+    throw resourceMissing('starting_after', `No such notice: ${quote(id)}.`);
+  return d.noticeNo;
+}
