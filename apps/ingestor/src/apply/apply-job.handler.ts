@@ -29,11 +29,14 @@ export class ApplyJobHandler {
       for (const ms of batch.delaysMs) this.metrics.applyDelay.observe(ms / 1_000);
       this.published.publish(graphId, batch.appliedSeq, batch.notices);
       // the batch's notices committed with it: dispatch them to webhooks now
-      void this.webhooks.kick();
+      if (batch.notices) void this.webhooks.kick();
     });
     if (outcome.stalled) {
       // its graph.quarantined notice, written with the stall
-      if (outcome.notices) this.published.publish(graphId, 0, outcome.notices);
+      if (outcome.notices) {
+        this.published.publish(graphId, 0, outcome.notices);
+        void this.webhooks.kick();
+      }
       this.metrics.applyStalls.inc();
       this.logger.error(
         { graphId, seq: outcome.stalled.seq, reason: outcome.stalled.error },
