@@ -7,3 +7,5 @@ export { teamGroup } from './claude-code/files';
 export { codexAdapter } from './codex/codex.adapter';
 export type { CodexState } from './codex/state';
 export { rolloutThreadId } from './codex/files';
+export { geminiAdapter } from './gemini/gemini.adapter';
+export type { GeminiState } from './gemini/state';
