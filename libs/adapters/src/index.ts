@@ -9,3 +9,5 @@ export type { CodexState } from './codex/state';
 export { rolloutThreadId } from './codex/files';
 export { geminiAdapter } from './gemini/gemini.adapter';
 export type { GeminiState } from './gemini/state';
+export { cursorAdapter } from './cursor/cursor.adapter';
+export type { CursorState } from './cursor/state';

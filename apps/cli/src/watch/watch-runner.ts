@@ -73,6 +73,7 @@ export class WatchRunner<S, P extends TimedLine> {
   private readonly graphKeys: ProjectGraphKeys;
   private target: WatchTarget | undefined;
   private changes: ChangeSignal | undefined;
+  private found = 0;
 
   constructor(
     private readonly adapter: TranscriptAdapter<S, P>,
@@ -134,6 +135,11 @@ export class WatchRunner<S, P extends TimedLine> {
     return this.totals();
   }
 
+  /** Sessions found when the run started. */
+  get sessionsFound(): number {
+    return this.found;
+  }
+
   /**
    * A Claude Code hook's payload: the graph whose folder holds its transcript reads that folder
    * at once and sends what the hook says ahead of the transcript. False when no graph follows it.
@@ -172,6 +178,7 @@ export class WatchRunner<S, P extends TimedLine> {
     for (const timeline of this.timelines.values()) await timeline.listFiles();
     const sessions = [...this.timelines.values()].reduce((n, t) => n + t.sessionCount, 0);
     this.stats.sessions = sessions;
+    this.found = sessions;
     if (this.finder) return this.reportFinder(this.finder);
     const target = this.target;
     if (!target) return;

@@ -1,10 +1,26 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type TimedLine, claudeCodeAdapter, codexAdapter } from '@graph-history/adapters';
+import {
+  type TimedLine,
+  claudeCodeAdapter,
+  codexAdapter,
+  cursorAdapter,
+  geminiAdapter,
+} from '@graph-history/adapters';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { CodexFinder } from './codex-finder';
 import { codexTarget, defaultCodexSessionsDir } from './codex-projects';
+import { CURSOR_LAYOUT } from './cursor-projects';
+import { FolderProjectsFinder } from './folder-projects-finder';
+import { GEMINI_LAYOUT } from './gemini-projects';
+import {
+  PROVIDERS,
+  PROVIDER_LABELS,
+  type Provider,
+  defaultDirOf,
+  providersFound,
+} from './watch-providers';
 import { assertWatchableDir } from './dir-advice';
 import { integerIn } from '../commands/option-parsers';
 import { type CliIo, cliConfig, processIo } from '../io';
@@ -16,10 +32,6 @@ import { StatusLine } from './status-line';
 import { DEFAULT_WINDOW_MS, WatchRunner, type WatchRunOptions } from './watch-runner';
 import type { WatchLog } from './watch-log';
 import { type WatchStats, emptyStats } from './watch-stats';
-
-/** Providers `watch` reads; `--provider` picks one. */
-const PROVIDERS = ['claude-code', 'codex'] as const;
-type Provider = (typeof PROVIDERS)[number];
 
 interface WatchCommandOptions {
   provider?: Provider;
@@ -42,7 +54,7 @@ interface WatchCommandOptions {
 const STOP_GRACE_MS = 5_000;
 
 function summary(totals: Map<string, SendTotals>): string {
-  if (totals.size === 0) return 'No Claude Code transcripts found.';
+  if (totals.size === 0) return 'No transcripts found.';
   return [...totals]
     .map(
       ([graph, t]) =>
@@ -56,9 +68,22 @@ function providersOf(opts: WatchCommandOptions, io: CliIo): Provider[] {
   if (opts.provider !== undefined) return [opts.provider];
   // --dir and --project name Claude Code folders, as before there were other providers.
   if (opts.dir !== undefined || opts.project !== undefined) return ['claude-code'];
-  const codex = existsSync(defaultCodexSessionsDir(io.env));
-  const claude = existsSync(defaultProjectsDir(io.env['HOME'] || undefined));
-  return codex && !claude ? ['codex'] : codex ? ['claude-code', 'codex'] : ['claude-code'];
+  return providersFound(io.env);
+}
+
+/** Gemini CLI and Cursor keep a folder per project: `--dir` is their folder of projects or one. */
+function folderProviderDir(provider: 'gemini-cli' | 'cursor', opts: WatchCommandOptions, io: CliIo) {
+  const label = PROVIDER_LABELS[provider];
+  if (opts.project !== undefined)
+    throw new CliError(
+      `--project picks a Claude Code project; ${label} sessions are shared per project folder already (pass --dir with one project folder to share only it).`,
+    );
+  const dir = resolve(expandHome(opts.dir ?? defaultDirOf(provider, io.env)));
+  if (!existsSync(dir))
+    throw new CliError(
+      `No ${label} folder at ${dir}: run ${label} once, or pass --dir with its folder of projects (${provider === 'cursor' ? '~/.cursor/projects' : '~/.gemini/tmp'}) or one project folder.`,
+    );
+  return dir;
 }
 
 function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
@@ -86,6 +111,9 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
         `No Codex sessions folder at ${dir}: run Codex once, or pass --dir with $CODEX_HOME/sessions or one rollout-….jsonl file.`,
       );
     return { ...common(opts, io, url, key), projectsDir: dir };
+  }
+  if (opts.provider === 'gemini-cli' || opts.provider === 'cursor') {
+    return { ...common(opts, io, url, key), projectsDir: folderProviderDir(opts.provider, opts, io) };
   }
   const projectsDir = resolve(
     expandHome(opts.dir ?? defaultProjectsDir(io.env['HOME'] || undefined)),
@@ -150,14 +178,32 @@ function runnerFor(
       stats,
     ) as WatchRunner<unknown, TimedLine>;
   }
+  const run = { ...options, optional: several };
+  if (provider === 'gemini-cli') {
+    const finder = new FolderProjectsFinder(options.projectsDir, GEMINI_LAYOUT);
+    return new WatchRunner(geminiAdapter, run, log, stats, finder) as WatchRunner<unknown, TimedLine>;
+  }
+  if (provider === 'cursor') {
+    const finder = new FolderProjectsFinder(options.projectsDir, CURSOR_LAYOUT);
+    return new WatchRunner(cursorAdapter, run, log, stats, finder) as WatchRunner<unknown, TimedLine>;
+  }
   const target = codexTarget(options.projectsDir);
   return new WatchRunner(
     codexAdapter,
-    { ...options, optional: several },
+    run,
     log,
     stats,
     new CodexFinder(target.dir, target.onlyRoot),
   ) as WatchRunner<unknown, TimedLine>;
+}
+
+/** One line: the sessions each provider watched has, when several are watched. */
+function foundLine(providers: readonly Provider[], runners: readonly WatchRunner<unknown, TimedLine>[]): string {
+  const parts = providers.map((p, i) => {
+    const n = runners[i]!.sessionsFound;
+    return `${PROVIDER_LABELS[p]} ${n} session${n === 1 ? '' : 's'}`;
+  });
+  return `Watching ${providers.length} providers: ${parts.join(', ')}.`;
 }
 
 /** Stops the run on SIGINT/SIGTERM; a second signal, or a pass that will not finish, exits at once. */
@@ -179,7 +225,7 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
   program
     .command('watch')
     .description(
-      'Share live Claude Code and Codex sessions: follow their transcripts and send them as watch events',
+      'Share live Claude Code, Codex, Gemini CLI and Cursor sessions: follow their transcripts and send them as watch events',
     )
     .option(
       '--provider <name>',
@@ -193,7 +239,7 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
     )
     .option(
       '--dir <path>',
-      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file; with --provider codex: $CODEX_HOME/sessions (default ~/.codex/sessions) or one rollout file',
+      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file; with --provider codex: $CODEX_HOME/sessions (default ~/.codex/sessions) or one rollout file; with --provider gemini-cli: ~/.gemini/tmp (GEMINI_CLI_HOME moves it) or one project folder; with --provider cursor: ~/.cursor/projects or one project folder',
     )
     .option(
       '--project <name|path>',
@@ -246,7 +292,9 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
       let finding = runners.length;
       const onFound = () => {
         finding -= 1;
-        if (finding === 0 && !once) status.start();
+        if (finding > 0) return;
+        if (several) log.info(foundLine(providers, runners));
+        if (!once) status.start();
       };
       try {
         const totals = await Promise.all(

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { defaultCodexSessionsDir } from './codex-projects';
+import { defaultCursorProjectsDir } from './cursor-projects';
+import { defaultGeminiProjectsDir } from './gemini-projects';
+import { defaultProjectsDir } from './projects';
+
+/** Providers `watch` reads; `--provider` picks one. */
+export const PROVIDERS = ['claude-code', 'codex', 'gemini-cli', 'cursor'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const PROVIDER_LABELS: Record<Provider, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  'gemini-cli': 'Gemini CLI',
+  cursor: 'Cursor',
+};
+
+/** Where each provider keeps its transcripts on this machine, env overrides honoured. */
+export function defaultDirOf(provider: Provider, env: NodeJS.ProcessEnv): string {
+  switch (provider) {
+    case 'claude-code':
+      return defaultProjectsDir(env['HOME'] || undefined);
+    case 'codex':
+      return defaultCodexSessionsDir(env);
+    case 'gemini-cli':
+      return defaultGeminiProjectsDir(env);
+    case 'cursor':
+      return defaultCursorProjectsDir(env);
+  }
+}
+
+/** The providers whose folders exist here; Claude Code when none does (its advice then helps). */
+export function providersFound(env: NodeJS.ProcessEnv): Provider[] {
+  const found = PROVIDERS.filter((p) => existsSync(defaultDirOf(p, env)));
+  return found.length > 0 ? found : ['claude-code'];
+}
