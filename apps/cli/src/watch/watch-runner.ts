@@ -178,7 +178,7 @@ export class WatchRunner<S, P extends TimedLine> {
     for (const timeline of this.timelines.values()) await timeline.listFiles();
     const sessions = [...this.timelines.values()].reduce((n, t) => n + t.sessionCount, 0);
     this.stats.sessions = sessions;
-    this.found = sessions;
+    this.found = this.finder ? this.finder.sessions : sessions;
     if (this.finder) return this.reportFinder(this.finder);
     const target = this.target;
     if (!target) return;
