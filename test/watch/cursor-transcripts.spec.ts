@@ -88,7 +88,7 @@ describe('Cursor transcripts', () => {
       foreground.map((f) => [session.id, [refOf(f.id)]]),
     );
     const content = session.lines.flatMap(
-      (l) => ((l['message'] as { content?: Array<Record<string, unknown>> })?.content ?? []),
+      (l) => (l['message'] as { content?: Array<Record<string, unknown>> })?.content ?? [],
     );
     const ask = content.find((b) => b['name'] === 'AskQuestion')!['input'] as {
       questions: Array<{ prompt: string }>;

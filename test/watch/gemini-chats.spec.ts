@@ -27,7 +27,8 @@ const refOf = (id: string): string => {
 };
 
 /** The adapter's id of a chat file: its name, or `<session folder>/<agent id>`. */
-const fileId = (f: { file: string }): string => f.file.replace(/^chats\//, '').replace(/\.jsonl$/, '');
+const fileId = (f: { file: string }): string =>
+  f.file.replace(/^chats\//, '').replace(/\.jsonl$/, '');
 
 describe('Gemini CLI chats', () => {
   const events = convert(chatLines('shop'));

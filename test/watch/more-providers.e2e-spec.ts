@@ -84,7 +84,11 @@ describe('watch --once over Gemini CLI and Cursor sessions, read back through th
     }
     // the other project, named by its hash folder (no .project_root): a graph of its own
     const blog = [...facts.values()].find((f) => f.project !== 'shop')!;
-    const blogNodes = await settled(await keyFor(blog.project), 1, (all) => all[0]!.state === 'idle');
+    const blogNodes = await settled(
+      await keyFor(blog.project),
+      1,
+      (all) => all[0]!.state === 'idle',
+    );
     expect([blogNodes[0]!.provider_ref, blogNodes[0]!.created]).toEqual([blog.id, blog.startTs]);
 
     const again = await watch({}, '--provider', 'gemini-cli', '--dir', tmp, '--from-start');
@@ -144,10 +148,7 @@ describe('watch --once over Gemini CLI and Cursor sessions, read back through th
     cpSync(GEMINI_FIXTURES, join(home, '.gemini', 'tmp'), { recursive: true });
     mkdirSync(join(home, '.cursor'), { recursive: true });
     cpSync(CURSOR_FIXTURES, join(home, '.cursor', 'projects'), { recursive: true });
-    const out = await watch(
-      { HOME: home, DATA_DIR: join(suite.tmp, 'data-all') },
-      '--no-hooks',
-    );
+    const out = await watch({ HOME: home, DATA_DIR: join(suite.tmp, 'data-all') }, '--no-hooks');
     expect(out).toMatch(
       /^Watching 4 providers: Claude Code 1 session, Codex 2 sessions, Gemini CLI 2 sessions, Cursor 1 session\.$/m,
     );

@@ -57,14 +57,20 @@ export class FolderProjectsFinder implements ProjectFinder {
     const out: FoundProject[] = [];
     for (const folder of folders) {
       if (!folder || !(await isDir(folder.dir))) continue;
-      const files = this.layout.adapter.detect(await listRelativeFiles(folder.dir, this.layout.depth));
+      const files = this.layout.adapter.detect(
+        await listRelativeFiles(folder.dir, this.layout.depth),
+      );
       const sessions = new Set(files.map((f) => f.group)).size;
       if (sessions === 0) continue;
       this.counts.sessions += sessions;
       this.counts.projects += 1;
       let found = this.found.get(folder.dir);
       if (!found) {
-        found = { name: folder.name, what: folder.what, source: { dir: folder.dir, depth: this.layout.depth } };
+        found = {
+          name: folder.name,
+          what: folder.what,
+          source: { dir: folder.dir, depth: this.layout.depth },
+        };
         this.found.set(folder.dir, found);
       }
       out.push(found);

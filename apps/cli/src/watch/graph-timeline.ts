@@ -223,7 +223,8 @@ export class GraphTimeline<S, P extends TimedLine> {
       let lastTs: number | undefined;
       // a file copied with its times kept was modified before it was born here: the earlier wins
       const modified = Math.trunc(info.mtimeMs);
-      const born = info.birthtimeMs > 0 ? Math.min(Math.trunc(info.birthtimeMs), modified) : modified;
+      const born =
+        info.birthtimeMs > 0 ? Math.min(Math.trunc(info.birthtimeMs), modified) : modified;
       const fileTimes = { born, modified };
       for (const line of read.lines) {
         const prepared = this.options.adapter.prepare(this.adapterState, {

@@ -72,7 +72,11 @@ function providersOf(opts: WatchCommandOptions, io: CliIo): Provider[] {
 }
 
 /** Gemini CLI and Cursor keep a folder per project: `--dir` is their folder of projects or one. */
-function folderProviderDir(provider: 'gemini-cli' | 'cursor', opts: WatchCommandOptions, io: CliIo) {
+function folderProviderDir(
+  provider: 'gemini-cli' | 'cursor',
+  opts: WatchCommandOptions,
+  io: CliIo,
+) {
   const label = PROVIDER_LABELS[provider];
   if (opts.project !== undefined)
     throw new CliError(
@@ -113,7 +117,10 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
     return { ...common(opts, io, url, key), projectsDir: dir };
   }
   if (opts.provider === 'gemini-cli' || opts.provider === 'cursor') {
-    return { ...common(opts, io, url, key), projectsDir: folderProviderDir(opts.provider, opts, io) };
+    return {
+      ...common(opts, io, url, key),
+      projectsDir: folderProviderDir(opts.provider, opts, io),
+    };
   }
   const projectsDir = resolve(
     expandHome(opts.dir ?? defaultProjectsDir(io.env['HOME'] || undefined)),
@@ -181,11 +188,17 @@ function runnerFor(
   const run = { ...options, optional: several };
   if (provider === 'gemini-cli') {
     const finder = new FolderProjectsFinder(options.projectsDir, GEMINI_LAYOUT);
-    return new WatchRunner(geminiAdapter, run, log, stats, finder) as WatchRunner<unknown, TimedLine>;
+    return new WatchRunner(geminiAdapter, run, log, stats, finder) as WatchRunner<
+      unknown,
+      TimedLine
+    >;
   }
   if (provider === 'cursor') {
     const finder = new FolderProjectsFinder(options.projectsDir, CURSOR_LAYOUT);
-    return new WatchRunner(cursorAdapter, run, log, stats, finder) as WatchRunner<unknown, TimedLine>;
+    return new WatchRunner(cursorAdapter, run, log, stats, finder) as WatchRunner<
+      unknown,
+      TimedLine
+    >;
   }
   const target = codexTarget(options.projectsDir);
   return new WatchRunner(
@@ -198,7 +211,10 @@ function runnerFor(
 }
 
 /** One line: the sessions each provider watched has, when several are watched. */
-function foundLine(providers: readonly Provider[], runners: readonly WatchRunner<unknown, TimedLine>[]): string {
+function foundLine(
+  providers: readonly Provider[],
+  runners: readonly WatchRunner<unknown, TimedLine>[],
+): string {
   const parts = providers.map((p, i) => {
     const n = runners[i]!.sessionsFound;
     return `${PROVIDER_LABELS[p]} ${n} session${n === 1 ? '' : 's'}`;

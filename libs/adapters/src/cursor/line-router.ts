@@ -27,7 +27,9 @@ function endStateOf(status: string): EndState {
 function questionOf(input: Json): string {
   const questions = input['questions'];
   const first = Array.isArray(questions) && isObject(questions[0]) ? questions[0] : input;
-  return str(first['question']) ?? str(first['prompt']) ?? str(input['title']) ?? 'Answer a question';
+  return (
+    str(first['question']) ?? str(first['prompt']) ?? str(input['title']) ?? 'Answer a question'
+  );
 }
 
 function todosOf(input: Json) {

@@ -29,7 +29,10 @@ export function parseTranscriptLine(source: SourceLine): ParsedTranscriptLine {
   if (value === undefined) return { ok: false, message: 'not a JSON object; skipped' };
   const base = { fileId: source.file.id, path: source.file.path, lineNo: source.lineNo };
   if (value['type'] === 'turn_ended') {
-    return { ok: true, line: { ...base, blocks: [], turnEnded: str(value['status']) ?? 'completed' } };
+    return {
+      ok: true,
+      line: { ...base, blocks: [], turnEnded: str(value['status']) ?? 'completed' },
+    };
   }
   const role = value['role'];
   if (role !== 'user' && role !== 'assistant') {
