@@ -26,23 +26,34 @@ export interface EmitterSource {
 }
 
 /**
- * Emits the events of one transcript line on created, live nodes only. Keys are
- * `<file id>:L<line number>:<n>`, so converting the same line again gives the same keys.
+ * Emits the events of one transcript record on created, live nodes only. Keys are the record's
+ * key parts and a counter (`<file id>:L<line number>:<n>` for a line), so converting the same
+ * record again gives the same keys.
  */
 export class NodeEmitter {
   private n = 0;
 
   constructor(
     private readonly source: EmitterSource,
-    private readonly fileId: string,
-    private readonly lineNo: number,
+    private readonly keyParts: ReadonlyArray<string | number>,
     readonly ts: number,
     private readonly out: WatchEvent[],
   ) {}
 
+  /** The emitter of line `lineNo` of a file. */
+  static ofLine(
+    source: EmitterSource,
+    fileId: string,
+    lineNo: number,
+    ts: number,
+    out: WatchEvent[],
+  ): NodeEmitter {
+    return new NodeEmitter(source, [fileId, `L${lineNo}`], ts, out);
+  }
+
   send<T extends NodeEventType>(type: T, memo: NodeMemo, payload: PayloadOf<T>): boolean {
     if (memo.ref === undefined || (memo.ended && type !== 'activity')) return false;
-    const key = eventKey(this.fileId, `L${this.lineNo}`, this.n++);
+    const key = eventKey(...this.keyParts, this.n++);
     this.out.push({
       key,
       type,

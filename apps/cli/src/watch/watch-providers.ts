@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { defaultCodexSessionsDir } from './codex-projects';
 import { defaultCursorProjectsDir } from './cursor-projects';
 import { defaultGeminiProjectsDir } from './gemini-projects';
+import { defaultOpencodeDb } from './opencode/opencode-db';
 import { defaultProjectsDir } from './projects';
 
 /** Providers `watch` reads; `--provider` picks one. */
-export const PROVIDERS = ['claude-code', 'codex', 'gemini-cli', 'cursor'] as const;
+export const PROVIDERS = ['claude-code', 'codex', 'gemini-cli', 'cursor', 'opencode'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export const PROVIDER_LABELS: Record<Provider, string> = {
@@ -13,6 +14,7 @@ export const PROVIDER_LABELS: Record<Provider, string> = {
   codex: 'Codex',
   'gemini-cli': 'Gemini CLI',
   cursor: 'Cursor',
+  opencode: 'opencode',
 };
 
 /** Where each provider keeps its transcripts on this machine, env overrides honoured. */
@@ -26,6 +28,8 @@ export function defaultDirOf(provider: Provider, env: NodeJS.ProcessEnv): string
       return defaultGeminiProjectsDir(env);
     case 'cursor':
       return defaultCursorProjectsDir(env);
+    case 'opencode':
+      return defaultOpencodeDb(env);
   }
 }
 

@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   type TimedLine,
   claudeCodeAdapter,
   codexAdapter,
   cursorAdapter,
   geminiAdapter,
+  opencodeAdapter,
 } from '@graph-history/adapters';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
@@ -14,6 +15,7 @@ import { codexTarget, defaultCodexSessionsDir } from './codex-projects';
 import { CURSOR_LAYOUT } from './cursor-projects';
 import { FolderProjectsFinder } from './folder-projects-finder';
 import { GEMINI_LAYOUT } from './gemini-projects';
+import { OpencodeFinder } from './opencode/opencode-finder';
 import {
   PROVIDERS,
   PROVIDER_LABELS,
@@ -71,6 +73,22 @@ function providersOf(opts: WatchCommandOptions, io: CliIo): Provider[] {
   return providersFound(io.env);
 }
 
+/** opencode's database: `--dir` names it or its folder. */
+function opencodeDb(opts: WatchCommandOptions, io: CliIo): string {
+  if (opts.project !== undefined)
+    throw new CliError(
+      '--project picks a Claude Code project; opencode sessions are shared per working directory already (use --graph to put them in one graph).',
+    );
+  const given = resolve(expandHome(opts.dir ?? defaultDirOf('opencode', io.env)));
+  const db =
+    existsSync(given) && statSync(given).isDirectory() ? join(given, 'opencode.db') : given;
+  if (!existsSync(db))
+    throw new CliError(
+      `No opencode database at ${db}: run opencode (1.2 or later) once, or pass --dir with its opencode.db or the folder holding it.`,
+    );
+  return db;
+}
+
 /** Gemini CLI and Cursor keep a folder per project: `--dir` is their folder of projects or one. */
 function folderProviderDir(
   provider: 'gemini-cli' | 'cursor',
@@ -115,6 +133,9 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
         `No Codex sessions folder at ${dir}: run Codex once, or pass --dir with $CODEX_HOME/sessions or one rollout-….jsonl file.`,
       );
     return { ...common(opts, io, url, key), projectsDir: dir };
+  }
+  if (opts.provider === 'opencode') {
+    return { ...common(opts, io, url, key), projectsDir: opencodeDb(opts, io) };
   }
   if (opts.provider === 'gemini-cli' || opts.provider === 'cursor') {
     return {
@@ -193,6 +214,13 @@ function runnerFor(
       TimedLine
     >;
   }
+  if (provider === 'opencode') {
+    const finder = new OpencodeFinder(options.projectsDir, options.dataDir);
+    return new WatchRunner(opencodeAdapter, run, log, stats, finder) as WatchRunner<
+      unknown,
+      TimedLine
+    >;
+  }
   if (provider === 'cursor') {
     const finder = new FolderProjectsFinder(options.projectsDir, CURSOR_LAYOUT);
     return new WatchRunner(cursorAdapter, run, log, stats, finder) as WatchRunner<
@@ -241,7 +269,7 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
   program
     .command('watch')
     .description(
-      'Share live Claude Code, Codex, Gemini CLI and Cursor sessions: follow their transcripts and send them as watch events',
+      'Share live Claude Code, Codex, Gemini CLI, Cursor and opencode sessions: follow their transcripts and send them as watch events',
     )
     .option(
       '--provider <name>',
@@ -255,7 +283,7 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
     )
     .option(
       '--dir <path>',
-      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file; with --provider codex: $CODEX_HOME/sessions (default ~/.codex/sessions) or one rollout file; with --provider gemini-cli: ~/.gemini/tmp (GEMINI_CLI_HOME moves it) or one project folder; with --provider cursor: ~/.cursor/projects or one project folder',
+      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file; with --provider codex: $CODEX_HOME/sessions (default ~/.codex/sessions) or one rollout file; with --provider gemini-cli: ~/.gemini/tmp (GEMINI_CLI_HOME moves it) or one project folder; with --provider cursor: ~/.cursor/projects or one project folder; with --provider opencode: its opencode.db (default $XDG_DATA_HOME/opencode/opencode.db) or the folder holding it',
     )
     .option(
       '--project <name|path>',

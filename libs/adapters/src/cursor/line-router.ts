@@ -87,7 +87,7 @@ function turnEnded(run: Run, memo: TranscriptMemo, status: string, emit: NodeEmi
 
 /** Applies one line of a created node. */
 function route(run: Run, memo: TranscriptMemo, line: TranscriptLine): void {
-  const emit = new NodeEmitter(CURSOR_SOURCE, line.fileId, line.lineNo, line.ts ?? 0, run.out);
+  const emit = NodeEmitter.ofLine(CURSOR_SOURCE, line.fileId, line.lineNo, line.ts ?? 0, run.out);
   if (line.turnEnded !== undefined) return turnEnded(run, memo, line.turnEnded, emit);
   if (line.role === 'user') {
     emit.clearAttention(memo);

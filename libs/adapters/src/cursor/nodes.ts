@@ -56,7 +56,7 @@ export function createAgent(
   pushCreation(CURSOR_SOURCE, run.out, memo as Created, { type: 'agent.spawned', payload }, ts);
   if (!call || call.background) return;
   // a foreground Task call returns when its sub-agent is done: the caller waits on it
-  const emit = new NodeEmitter(CURSOR_SOURCE, line.fileId, 0, ts, run.out);
+  const emit = NodeEmitter.ofLine(CURSOR_SOURCE, line.fileId, 0, ts, run.out);
   if (emit.send('wait.started', placed, { on: [ref], reason: 'runs a sub-agent' })) {
     placed.waits.push(ref);
     memo.waiter = roomy ? call.callerFile : sessionId;

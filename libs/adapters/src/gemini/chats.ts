@@ -57,7 +57,7 @@ function spawnAgent(run: Run, fileId: string, memo: ChatMemo, session: ChatMemo)
     { type: 'agent.spawned', payload },
     memo.startTs ?? 0,
   );
-  const emit = new NodeEmitter(GEMINI_SOURCE, fileId, 0, memo.startTs ?? 0, run.out);
+  const emit = NodeEmitter.ofLine(GEMINI_SOURCE, fileId, 0, memo.startTs ?? 0, run.out);
   if (emit.send('wait.started', placed, { on: [ref], reason: 'runs a sub-agent' })) {
     setOwn(placed.waits, agentId, ref);
   }

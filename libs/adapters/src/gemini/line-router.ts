@@ -12,7 +12,7 @@ import { type ChatMemo, MAX_HELD_LINES, chatOf } from './state';
 
 /** Applies one line of a created node. */
 function route(run: Run, memo: ChatMemo, line: ChatLine): void {
-  const emit = new NodeEmitter(GEMINI_SOURCE, line.fileId, line.lineNo, line.ts ?? 0, run.out);
+  const emit = NodeEmitter.ofLine(GEMINI_SOURCE, line.fileId, line.lineNo, line.ts ?? 0, run.out);
   for (const message of messagesOf(line)) applyMessage(run, memo, message, emit);
   if (line.record.kind === 'set') {
     const summary = str(line.record.value['summary']);
