@@ -22,6 +22,12 @@ interface Seen {
   rows: Record<string, number>;
 }
 
+/**
+ * Rows are read again from this long before the latest copied: a write whose transaction began
+ * earlier may commit after a read that saw later rows. Versions already copied are skipped.
+ */
+const REREAD_MS = 60_000;
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 function parsed(row: Row): Row {
@@ -53,7 +59,7 @@ export class RowMirror {
 
   async sync(): Promise<MirroredProject[]> {
     const seen = (this.seen ??= await this.load());
-    const rows = readOpencodeRows(this.dbPath, seen.since);
+    const rows = readOpencodeRows(this.dbPath, Math.max(0, seen.since - REREAD_MS));
     const byId = new Map(rows.sessions.map((s) => [String(s['id']), s]));
     const rootOf = (id: string): Row => {
       let at = byId.get(id)!;
