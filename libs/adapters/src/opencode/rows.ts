@@ -62,13 +62,7 @@ function messageRow(run: Run, memo: SessionMemo, line: RowLine): void {
   }
 }
 
-function taskCall(
-  run: Run,
-  caller: string,
-  status: string,
-  call: Json,
-  emit: NodeEmitter,
-): void {
+function taskCall(run: Run, caller: string, status: string, call: Json, emit: NodeEmitter): void {
   const memo = getOwn(run.state.sessions, caller)!;
   const metadata = isObject(call['metadata']) ? call['metadata'] : {};
   const childId = str(metadata['sessionId']);
