@@ -1,4 +1,16 @@
-import { cpSync, mkdirSync, utimesSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { cursorAdapter } from '@graph-history/adapters';
+import { CURSOR_LAYOUT } from '@graph-history/cli/watch/cursor-projects';
+import { FolderProjectsFinder } from '@graph-history/cli/watch/folder-projects-finder';
+import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { join } from 'node:path';
 import { createProgram } from '@graph-history/cli/cli';
 import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
@@ -9,14 +21,15 @@ import { CURSOR_FIXTURES, cursorFacts } from './support/cursor-facts';
 import { FIXTURES } from './support/fixture-lines';
 import { GEMINI_FIXTURES, geminiFacts } from './support/gemini-facts';
 import { type ApiNode, LiveStack } from './support/live-stack';
+import { buildOpencodeDb, opencodeRows } from './support/opencode-fixture';
 
 /**
  * `watch --once` over Gemini CLI chats and Cursor transcripts (test/fixtures/gemini-cli and
  * test/fixtures/cursor: hand-made after each provider's own records, see their READMEs) into the
  * built ingestor, read back through the read API; then every provider at once in one project, as
- * found in their default homes. Expected values are read from the raw files.
+ * found in their default homes; then Cursor followed live. Expected values are read from the raw files.
  */
-describe('watch --once over Gemini CLI and Cursor sessions, read back through the API', () => {
+describe('watch over Gemini CLI and Cursor sessions, and every provider at once, read back through the API', () => {
   const suite = LiveStack.forSuite('watch-more-providers');
 
   async function watch(env: Record<string, string>, ...args: string[]): Promise<string> {
@@ -148,9 +161,11 @@ describe('watch --once over Gemini CLI and Cursor sessions, read back through th
     cpSync(GEMINI_FIXTURES, join(home, '.gemini', 'tmp'), { recursive: true });
     mkdirSync(join(home, '.cursor'), { recursive: true });
     cpSync(CURSOR_FIXTURES, join(home, '.cursor', 'projects'), { recursive: true });
+    mkdirSync(join(home, '.local', 'share', 'opencode'), { recursive: true });
+    const opencode = buildOpencodeDb(join(home, '.local', 'share', 'opencode', 'opencode.db'));
     const out = await watch({ HOME: home, DATA_DIR: join(suite.tmp, 'data-all') }, '--no-hooks');
     expect(out).toMatch(
-      /^Watching 4 providers: Claude Code 1 session, Codex 2 sessions, Gemini CLI 2 sessions, Cursor 1 session\.$/m,
+      /^Watching 5 providers: Claude Code 1 session, Codex 2 sessions, Gemini CLI 2 sessions, Cursor 1 session, opencode 2 sessions\.$/m,
     );
     const graph = await new ProjectGraphKeys(join(suite.tmp, 'data-all')).keyFor(shop);
     const sessions = [
@@ -158,8 +173,9 @@ describe('watch --once over Gemini CLI and Cursor sessions, read back through th
       '019c8a10-1111-7000-8000-00000000a001',
       [...geminiFacts().values()].find((f) => f.project === 'shop' && f.kind === 'main')!.id,
       [...cursorFacts().values()].find((f) => f.id === f.session)!.id,
+      opencodeRows().sessions.find((s) => !s.parent_id && s.directory === '/home/dev/shop')!.id,
     ];
-    const nodes = await suite.stack.until('the four providers’ sessions', async () => {
+    const nodes = await suite.stack.until('the five providers’ sessions', async () => {
       const all = await suite.stack.nodes(graph);
       const found = all.filter((n) => n.kind === 'session').map((n) => n.provider_ref);
       return sessions.every((s) => found.includes(s)) ? all : undefined;
@@ -171,7 +187,56 @@ describe('watch --once over Gemini CLI and Cursor sessions, read back through th
         [sessions[1], 'codex'],
         [sessions[2], 'gemini-cli'],
         [sessions[3], 'cursor'],
+        [sessions[4], 'opencode'],
       ].sort(),
     );
   }, 180_000);
+
+  it('Cursor, live: each line is dated when its file was written', async () => {
+    const projects = join(suite.tmp, 'cursor-live', 'projects');
+    const facts = cursorFacts();
+    const session = [...facts.values()].find((f) => f.id === f.session)!;
+    const source = join(CURSOR_FIXTURES, 'home-dev-shop', 'agent-transcripts', session.file);
+    const lines = readFileSync(source, 'utf8').trimEnd().split('\n');
+    const path = join(projects, 'home-dev-shop', 'agent-transcripts', session.file);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, `${lines[0]}\n`); // the user's first words
+    const born = statSync(path);
+    const options = {
+      ...suite.stack.watchOptions(suite.tmp, 'cursor-live', { pollMs: 100, windowMs: 0 }),
+      projectsDir: projects,
+      dataDir: join(suite.tmp, 'data-cursor-live'),
+    };
+    const controller = new AbortController();
+    const running = new WatchRunner(
+      cursorAdapter,
+      options,
+      { info: () => undefined, warn: () => undefined },
+      undefined,
+      new FolderProjectsFinder(projects, CURSOR_LAYOUT),
+    ).run(controller.signal);
+    try {
+      const graph = await new ProjectGraphKeys(options.dataDir).keyFor('-home-dev-shop');
+      const first = await suite.stack.until('the session', async () =>
+        (await suite.stack.nodes(graph)).find((n) => n.provider_ref === session.id),
+      );
+      expect(first.created).toBe(
+        Math.trunc(Math.min(born.birthtimeMs || born.mtimeMs, born.mtimeMs)),
+      );
+      await new Promise((r) => setTimeout(r, 1_100));
+      // the turn's end only: no sub-agent files here, so the session just ends its turn
+      appendFileSync(path, `${lines[lines.length - 1]}\n`);
+      const written = Math.trunc(statSync(path).mtimeMs);
+      const idle = await suite.stack.until('the turn’s end', async () =>
+        (await suite.stack.nodes(graph)).find(
+          (n) => n.provider_ref === session.id && n.state === 'idle',
+        ),
+      );
+      expect(idle.last_event).toBe(written);
+      expect(idle.last_event).toBeGreaterThan(first.created);
+    } finally {
+      controller.abort();
+    }
+    await running;
+  }, 120_000);
 });
