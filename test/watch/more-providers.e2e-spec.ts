@@ -163,7 +163,10 @@ describe('watch over Gemini CLI and Cursor sessions, and every provider at once,
     cpSync(CURSOR_FIXTURES, join(home, '.cursor', 'projects'), { recursive: true });
     mkdirSync(join(home, '.local', 'share', 'opencode'), { recursive: true });
     const opencode = buildOpencodeDb(join(home, '.local', 'share', 'opencode', 'opencode.db'));
-    const out = await watch({ HOME: home, DATA_DIR: join(suite.tmp, 'data-all') }, '--no-hooks');
+    const out = await watch(
+      { HOME: home, DATA_DIR: join(suite.tmp, 'data-all') },
+      '--no-hooks',
+    ).finally(() => opencode.close()); // opencode's writer stays open while watch reads
     expect(out).toMatch(
       /^Watching 5 providers: Claude Code 1 session, Codex 2 sessions, Gemini CLI 2 sessions, Cursor 1 session, opencode 2 sessions\.$/m,
     );
