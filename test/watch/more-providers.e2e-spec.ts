@@ -149,6 +149,16 @@ describe('watch over Gemini CLI and Cursor sessions, and every provider at once,
         mtimes.get(f.id),
       ]);
     }
+    const again = await watch(
+      { DATA_DIR: data },
+      '--provider',
+      'cursor',
+      '--dir',
+      projects,
+      '--from-start',
+    );
+    expect(again).toMatch(/0 new, \d+ already there/);
+    expect(again).not.toMatch(/[1-9]\d* new/);
   }, 180_000);
 
   it('every provider found in its default home: one project’s sessions side by side in one graph', async () => {
