@@ -79,7 +79,9 @@ export class RowMirror {
       seen.since = Math.max(seen.since, updated);
       const root = rootOf(session);
       const file = join(this.projectDir(root), String(root['id']), `${session}.jsonl`);
-      lines.set(file, [...(lines.get(file) ?? []), JSON.stringify({ table, row: parsed(row) })]);
+      const list = lines.get(file) ?? [];
+      list.push(JSON.stringify({ table, row: parsed(row) }));
+      lines.set(file, list);
     };
     for (const s of rows.sessions) add('session', s, String(s['id']));
     for (const m of rows.messages) add('message', m, String(m['session_id']));
