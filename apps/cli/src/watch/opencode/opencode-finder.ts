@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FoundProject, ProjectFinder } from '../project-finder';
-import { RowMirror } from './row-mirror';
+import { type MirroredProject, RowMirror } from './row-mirror';
 
 /**
  * opencode's projects: its sessions' rows are copied out of `opencode.db` at each pass (see
@@ -29,7 +29,17 @@ export class OpencodeFinder implements ProjectFinder {
 
   async find(): Promise<FoundProject[]> {
     if (!existsSync(this.dbPath)) return [];
-    const projects = await this.mirror.sync();
+    let projects: MirroredProject[];
+    try {
+      projects = await this.mirror.sync();
+    } catch (err) {
+      // opencode holds the database past the 5 s wait (a long checkpoint): the next pass reads it
+      const code = String((err as NodeJS.ErrnoException).code);
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+        return [...this.found.values()];
+      }
+      throw err;
+    }
     this.counts = { sessions: 0, projects: projects.length };
     for (const p of projects) {
       this.counts.sessions += p.sessions;

@@ -59,7 +59,7 @@ export class RowMirror {
 
   async sync(): Promise<MirroredProject[]> {
     const seen = (this.seen ??= await this.load());
-    const rows = readOpencodeRows(this.dbPath, Math.max(0, seen.since - REREAD_MS));
+    const rows = await readOpencodeRows(this.dbPath, Math.max(0, seen.since - REREAD_MS));
     const byId = new Map(rows.sessions.map((s) => [String(s['id']), s]));
     const rootOf = (id: string): Row => {
       let at = byId.get(id)!;
