@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { opencodeAdapter } from '@graph-history/adapters';
 import { createProgram } from '@graph-history/cli/cli';
+import { OpencodeFinder } from '@graph-history/cli/watch/opencode/opencode-finder';
+import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { claudeProjectName } from '@graph-history/cli/watch/projects';
 import { captureIo } from './support/capture-io';
@@ -12,7 +15,7 @@ import { buildOpencodeDb, opencodeRows, rootOf, writeRows } from './support/open
  * fixture's rows (test/fixtures/opencode, hand-made: see its README), in WAL mode with opencode's
  * writer connection open and writing between runs; read back through the read API.
  */
-describe('watch --once over an opencode database, read back through the API', () => {
+describe('watch over an opencode database, read back through the API', () => {
   const suite = LiveStack.forSuite('watch-opencode');
 
   async function watch(...args: string[]): Promise<string> {
@@ -136,4 +139,62 @@ describe('watch --once over an opencode database, read back through the API', ()
       writer.close();
     }
   }, 180_000);
+
+  it('live: a row opencode commits wakes the watch (its folder is watched, not polled)', async () => {
+    const rows = opencodeRows();
+    const folder = join(suite.tmp, 'opencode-live');
+    mkdirSync(folder, { recursive: true });
+    const dbPath = join(folder, 'opencode.db');
+    const writer = buildOpencodeDb(dbPath);
+    const options = {
+      // polling far beyond the test's wait: only the folder's change notification can wake it
+      ...suite.stack.watchOptions(suite.tmp, 'opencode-live', { pollMs: 600_000, windowMs: 0 }),
+      projectsDir: dbPath,
+      dataDir: join(suite.tmp, 'data-opencode-live'),
+    };
+    const controller = new AbortController();
+    const running = new WatchRunner(
+      opencodeAdapter,
+      options,
+      { info: () => undefined, warn: () => undefined },
+      undefined,
+      new OpencodeFinder(dbPath, options.dataDir),
+    ).run(controller.signal);
+    try {
+      const root = rows.sessions.find((s) => !s.parent_id && s.directory === '/home/dev/shop')!;
+      const graph = await new ProjectGraphKeys(options.dataDir).keyFor(
+        claudeProjectName(root.directory),
+      );
+      await suite.stack.until('the session, idle', async () =>
+        (await suite.stack.nodes(graph)).find(
+          (n) => n.provider_ref === root.id && n.state === 'idle',
+        ),
+      );
+      const now = Date.now();
+      writeRows(writer, {
+        messages: [
+          {
+            id: 'msg_a05',
+            session_id: root.id,
+            time_created: now,
+            time_updated: now,
+            data: { role: 'user', time: { created: now }, agent: 'build' },
+          },
+        ],
+      });
+      const working = await suite.stack.until(
+        'the new turn',
+        async () =>
+          (await suite.stack.nodes(graph)).find(
+            (n) => n.provider_ref === root.id && n.state === 'working',
+          ),
+        20_000,
+      );
+      expect(working.last_event).toBe(now);
+    } finally {
+      controller.abort();
+      writer.close();
+    }
+    await running;
+  }, 120_000);
 });

@@ -8,7 +8,7 @@ import {
 } from '@graph-history/adapters';
 import { CliError } from '../cli-error';
 import { IngestClient, IngestRequestError } from '../ingest-client';
-import { ChangeSignal } from './change-signal';
+import { ChangeSignal, type WatchedDir } from './change-signal';
 import { EventSender, type SendTotals } from './event-sender';
 import { GraphTimeline } from './graph-timeline';
 import { HookInbox } from './hook-inbox';
@@ -111,7 +111,10 @@ export class WatchRunner<S, P extends TimedLine> {
       for (const timeline of this.timelines.values()) await timeline.finish();
       return this.totals();
     }
-    const dirs = [this.watchedDir(), this.teamsDir()].filter((d): d is string => d !== undefined);
+    const watched: WatchedDir = this.finder?.shallow
+      ? { dir: this.watchedDir(), recursive: false }
+      : this.watchedDir();
+    const dirs = [watched, this.teamsDir()].filter((d): d is WatchedDir => d !== undefined);
     const changes = new ChangeSignal(dirs, this.options.pollMs);
     this.changes = changes;
     changes.start();

@@ -11,6 +11,8 @@ export class OpencodeFinder implements ProjectFinder {
   readonly label = 'opencode';
   /** The database's folder: its `-wal` changes as opencode writes. */
   readonly dir: string;
+  /** Only the folder itself: beside the database it holds opencode's snapshots and storage. */
+  readonly shallow = true;
   private readonly mirror: RowMirror;
   private readonly found = new Map<string, FoundProject>();
   private counts = { sessions: 0, projects: 0 };
