@@ -1,28 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import {
-  type TimedLine,
-  claudeCodeAdapter,
-  codexAdapter,
-  cursorAdapter,
-  geminiAdapter,
-  opencodeAdapter,
-} from '@graph-history/adapters';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type TimedLine, claudeCodeAdapter, codexAdapter } from '@graph-history/adapters';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { CodexFinder } from './codex-finder';
 import { codexTarget, defaultCodexSessionsDir } from './codex-projects';
-import { CURSOR_LAYOUT } from './cursor-projects';
-import { FolderProjectsFinder } from './folder-projects-finder';
-import { GEMINI_LAYOUT } from './gemini-projects';
-import { OpencodeFinder } from './opencode/opencode-finder';
-import {
-  PROVIDERS,
-  PROVIDER_LABELS,
-  type Provider,
-  defaultDirOf,
-  providersFound,
-} from './watch-providers';
+import { finderProviderPath, finderRunner, isFinderProvider } from './finder-providers';
+import { PROVIDERS, PROVIDER_LABELS, type Provider, providersFound } from './watch-providers';
 import { assertWatchableDir } from './dir-advice';
 import { integerIn } from '../commands/option-parsers';
 import { type CliIo, cliConfig, processIo } from '../io';
@@ -73,41 +57,6 @@ function providersOf(opts: WatchCommandOptions, io: CliIo): Provider[] {
   return providersFound(io.env);
 }
 
-/** opencode's database: `--dir` names it or its folder. */
-function opencodeDb(opts: WatchCommandOptions, io: CliIo): string {
-  if (opts.project !== undefined)
-    throw new CliError(
-      '--project picks a Claude Code project; opencode sessions are shared per working directory already (use --graph to put them in one graph).',
-    );
-  const given = resolve(expandHome(opts.dir ?? defaultDirOf('opencode', io.env)));
-  const db =
-    existsSync(given) && statSync(given).isDirectory() ? join(given, 'opencode.db') : given;
-  if (!existsSync(db))
-    throw new CliError(
-      `No opencode database at ${db}: run opencode (1.2 or later) once, or pass --dir with its opencode.db or the folder holding it.`,
-    );
-  return db;
-}
-
-/** Gemini CLI and Cursor keep a folder per project: `--dir` is their folder of projects or one. */
-function folderProviderDir(
-  provider: 'gemini-cli' | 'cursor',
-  opts: WatchCommandOptions,
-  io: CliIo,
-) {
-  const label = PROVIDER_LABELS[provider];
-  if (opts.project !== undefined)
-    throw new CliError(
-      `--project picks a Claude Code project; ${label} sessions are shared per project folder already (pass --dir with one project folder to share only it).`,
-    );
-  const dir = resolve(expandHome(opts.dir ?? defaultDirOf(provider, io.env)));
-  if (!existsSync(dir))
-    throw new CliError(
-      `No ${label} folder at ${dir}: run ${label} once, or pass --dir with its folder of projects (${provider === 'cursor' ? '~/.cursor/projects' : '~/.gemini/tmp'}) or one project folder.`,
-    );
-  return dir;
-}
-
 function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
   const config = cliConfig(io);
   const key = opts.key ?? config.GRAPH_HISTORY_KEY;
@@ -134,14 +83,9 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
       );
     return { ...common(opts, io, url, key), projectsDir: dir };
   }
-  if (opts.provider === 'opencode') {
-    return { ...common(opts, io, url, key), projectsDir: opencodeDb(opts, io) };
-  }
-  if (opts.provider === 'gemini-cli' || opts.provider === 'cursor') {
-    return {
-      ...common(opts, io, url, key),
-      projectsDir: folderProviderDir(opts.provider, opts, io),
-    };
+  if (opts.provider !== undefined && isFinderProvider(opts.provider)) {
+    const projectsDir = finderProviderPath(opts.provider, opts, io.env);
+    return { ...common(opts, io, url, key), projectsDir };
   }
   const projectsDir = resolve(
     expandHome(opts.dir ?? defaultProjectsDir(io.env['HOME'] || undefined)),
@@ -207,27 +151,7 @@ function runnerFor(
     ) as WatchRunner<unknown, TimedLine>;
   }
   const run = { ...options, optional: several };
-  if (provider === 'gemini-cli') {
-    const finder = new FolderProjectsFinder(options.projectsDir, GEMINI_LAYOUT);
-    return new WatchRunner(geminiAdapter, run, log, stats, finder) as WatchRunner<
-      unknown,
-      TimedLine
-    >;
-  }
-  if (provider === 'opencode') {
-    const finder = new OpencodeFinder(options.projectsDir, options.dataDir);
-    return new WatchRunner(opencodeAdapter, run, log, stats, finder) as WatchRunner<
-      unknown,
-      TimedLine
-    >;
-  }
-  if (provider === 'cursor') {
-    const finder = new FolderProjectsFinder(options.projectsDir, CURSOR_LAYOUT);
-    return new WatchRunner(cursorAdapter, run, log, stats, finder) as WatchRunner<
-      unknown,
-      TimedLine
-    >;
-  }
+  if (isFinderProvider(provider)) return finderRunner(provider, run, log, stats);
   const target = codexTarget(options.projectsDir);
   return new WatchRunner(
     codexAdapter,
