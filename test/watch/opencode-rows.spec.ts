@@ -97,6 +97,17 @@ describe('opencode rows', () => {
     });
   });
 
+  it('a task call read before its sub-agent session still ends it once the session is read', () => {
+    const child = rows.sessions.find((x) => x.parent_id)!;
+    const ofChild = (f: SourceLine[]) => f[0]!.file.id === child.id;
+    const late = convert(files.filter((f) => !ofChild(f)).flat(), files.filter(ofChild).flat());
+    expectValidStream(late);
+    expect(nodeOf(replay(late), refOf(child.id)).state).toBe('completed');
+    // dated by the task call's end (ingest may raise it past what the graph already holds)
+    const ended = late.find((e) => e.type === 'ended' && e.node === refOf(child.id))!;
+    expect(ended.created).toBe(nodeOf(state, refOf(child.id)).ended);
+  });
+
   it('rows copied again (a part updated twice, a restart) add nothing', () => {
     const again = convert(files.flat(), files.flat());
     expect(again.map((e) => e.key)).toEqual(events.map((e) => e.key));

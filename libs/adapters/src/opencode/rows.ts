@@ -5,7 +5,7 @@ import { deleteOwn, getOwn, setOwn } from '../own-record';
 import { cleanText, firstLine } from '../text';
 import type { RowLine } from './row-line';
 import { OPENCODE_SOURCE } from './source';
-import type { Run, SessionMemo } from './state';
+import type { Run, SessionMemo, TaskEnd } from './state';
 
 const SUMMARY_MAX = 2_000;
 /** opencode's todo statuses the graph has; `cancelled` todos are left out. */
@@ -62,14 +62,46 @@ function messageRow(run: Run, memo: SessionMemo, line: RowLine): void {
   }
 }
 
-function taskCall(run: Run, caller: string, status: string, call: Json, emit: NodeEmitter): void {
+/** How a finished task call ends its sub-agent session, and its caller's wait on it. */
+function endTask(run: Run, caller: string, childId: string, end: TaskEnd, emit: NodeEmitter): void {
+  const child = getOwn(run.state.sessions, childId)!;
+  const waiter = getOwn(run.state.waits, childId);
+  if (waiter !== undefined) {
+    deleteOwn(run.state.waits, childId);
+    const waiting = getOwn(run.state.sessions, waiter) ?? getOwn(run.state.sessions, caller)!;
+    emit.send('wait.ended', waiting, { on: [child.ref!] });
+  }
+  const error = str(end.call['error']);
+  const state: EndState =
+    end.status === 'completed' ? 'completed' : error && aborted(error) ? 'canceled' : 'failed';
+  const output = str(end.call['output']);
+  const result =
+    output === undefined
+      ? undefined
+      : /<task_result>\s*([\s\S]*?)<\/task_result>/.exec(output)?.[1];
+  const summary = firstLine(result ?? error ?? '', SUMMARY_MAX);
+  emit.send('ended', child, summary ? { state, summary } : { state });
+}
+
+/** A task call that finished before its session's node was made ends it once made. */
+export function settleTaskEnd(run: Run, childId: string): void {
+  const end = getOwn(run.state.taskEnds, childId);
+  if (!end || getOwn(run.state.sessions, childId)?.ref === undefined) return;
+  deleteOwn(run.state.taskEnds, childId);
+  const emit = new NodeEmitter(OPENCODE_SOURCE, [end.partId, end.status], end.ts, run.out);
+  endTask(run, end.caller, childId, end, emit);
+}
+
+function taskCall(run: Run, line: RowLine, status: string, call: Json, emit: NodeEmitter): void {
+  const caller = line.session;
   const memo = getOwn(run.state.sessions, caller)!;
   const metadata = isObject(call['metadata']) ? call['metadata'] : {};
   const childId = str(metadata['sessionId']);
-  const child = childId === undefined ? undefined : getOwn(run.state.sessions, childId);
-  if (!child?.ref || childId === undefined) return;
+  if (childId === undefined) return;
+  const child = getOwn(run.state.sessions, childId);
   if (status === 'running') {
     if (
+      child?.ref !== undefined &&
       getOwn(run.state.waits, childId) === undefined &&
       emit.send('wait.started', memo, { on: [child.ref], reason: 'task' })
     ) {
@@ -77,22 +109,9 @@ function taskCall(run: Run, caller: string, status: string, call: Json, emit: No
     }
     return;
   }
-  const waiter = getOwn(run.state.waits, childId);
-  if (waiter !== undefined) {
-    deleteOwn(run.state.waits, childId);
-    const waiting = getOwn(run.state.sessions, waiter) ?? memo;
-    emit.send('wait.ended', waiting, { on: [child.ref] });
-  }
-  const error = str(call['error']);
-  const state: EndState =
-    status === 'completed' ? 'completed' : error && aborted(error) ? 'canceled' : 'failed';
-  const output = str(call['output']);
-  const result =
-    output === undefined
-      ? undefined
-      : /<task_result>\s*([\s\S]*?)<\/task_result>/.exec(output)?.[1];
-  const summary = firstLine(result ?? error ?? '', SUMMARY_MAX);
-  emit.send('ended', child, summary ? { state, summary } : { state });
+  const end: TaskEnd = { caller, partId: line.id, status, call, ts: emit.ts };
+  if (child?.ref !== undefined) endTask(run, caller, childId, end, emit);
+  else setOwn(run.state.taskEnds, childId, end);
 }
 
 function todos(input: Json) {
@@ -114,7 +133,7 @@ function toolPart(run: Run, memo: SessionMemo, line: RowLine): void {
   const emit = emitterOf(run, line, status);
   const tool = str(line.data['tool']) ?? 'tool';
   const input = isObject(call['input']) ? call['input'] : {};
-  if (tool === 'task') return taskCall(run, line.session, status, call, emit);
+  if (tool === 'task') return taskCall(run, line, status, call, emit);
   if (tool === 'question') {
     if (status === 'running') {
       const questions = Array.isArray(input['questions']) ? input['questions'] : [];

@@ -4,6 +4,7 @@ import { NodeEmitter, pushCreation } from '../node-emitter';
 import { getOwn, setOwn } from '../own-record';
 import { cleanText } from '../text';
 import type { RowLine } from './row-line';
+import { settleTaskEnd } from './rows';
 import { OPENCODE_SOURCE } from './source';
 import { type Run, type SessionMemo, sessionOf } from './state';
 
@@ -75,6 +76,7 @@ export function createWhenReady(run: Run, id: string, route: RouteRow): void {
   const held = memo.held;
   memo.held = [];
   for (const line of held) route(run, memo, line);
+  settleTaskEnd(run, id);
   for (const [childId, child] of Object.entries(run.state.sessions)) {
     if (child.parentId === id && child.ref === undefined) createWhenReady(run, childId, route);
   }

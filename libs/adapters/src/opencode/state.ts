@@ -12,6 +12,16 @@ export interface TaskLink {
   purpose?: string;
 }
 
+/** A task call that finished before its sub-agent session's node was made. */
+export interface TaskEnd {
+  caller: string;
+  /** The task part's id and status: the keys its events take. */
+  partId: string;
+  status: string;
+  call: Record<string, unknown>;
+  ts: number;
+}
+
 /** One opencode session: a session, or a sub-agent's (its `parent_id` set). */
 export interface SessionMemo extends NodeMemo {
   path: string;
@@ -36,6 +46,8 @@ export interface OpencodeState {
   applied: OwnRecord<string>;
   /** Open waits: child session id -> the waiting session id. */
   waits: OwnRecord<string>;
+  /** Sub-agent session id -> its task call's end, read before the session's node was made. */
+  taskEnds: OwnRecord<TaskEnd>;
 }
 
 export interface Run {
@@ -51,6 +63,7 @@ export const createOpencodeState = (): OpencodeState => ({
   tasks: {},
   applied: {},
   waits: {},
+  taskEnds: {},
 });
 
 export function sessionOf(state: OpencodeState, id: string, path: string): SessionMemo {
