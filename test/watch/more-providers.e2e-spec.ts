@@ -7,9 +7,10 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { cursorAdapter } from '@graph-history/adapters';
+import { cursorAdapter, geminiAdapter } from '@graph-history/adapters';
 import { CURSOR_LAYOUT } from '@graph-history/cli/watch/cursor-projects';
 import { FolderProjectsFinder } from '@graph-history/cli/watch/folder-projects-finder';
+import { GEMINI_LAYOUT } from '@graph-history/cli/watch/gemini-projects';
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { join } from 'node:path';
 import { createProgram } from '@graph-history/cli/cli';
@@ -247,6 +248,67 @@ describe('watch over Gemini CLI and Cursor sessions, and every provider at once,
       );
       expect(idle.last_event).toBe(written);
       expect(idle.last_event).toBeGreaterThan(first.created);
+    } finally {
+      controller.abort();
+    }
+    await running;
+  }, 120_000);
+
+  it('Gemini CLI, live: a sub-agent appears with its prompt before any call names it', async () => {
+    const tmp = join(suite.tmp, 'gemini-live', 'tmp');
+    const facts = geminiFacts();
+    const session = [...facts.values()].find((f) => f.project === 'shop' && f.kind === 'main')!;
+    const nested = [...facts.values()].find(
+      (f) => f.calledBy !== undefined && facts.get(f.calledBy.chat)!.kind === 'subagent',
+    )!;
+    const text = (f: { project: string; file: string }) =>
+      readFileSync(join(GEMINI_FIXTURES, f.project, f.file), 'utf8')
+        .trimEnd()
+        .split('\n');
+    const put = (f: { project: string; file: string }, lines: string[]) => {
+      const path = join(tmp, f.project, f.file);
+      mkdirSync(join(path, '..'), { recursive: true });
+      appendFileSync(path, `${lines.join('\n')}\n`);
+    };
+    mkdirSync(join(tmp, 'shop'), { recursive: true });
+    writeFileSync(join(tmp, 'shop', '.project_root'), '/home/dev/shop');
+    put(session, text(session).slice(0, 3));
+    const options = {
+      ...suite.stack.watchOptions(suite.tmp, 'gemini-live', { pollMs: 100, windowMs: 0 }),
+      projectsDir: tmp,
+      dataDir: join(suite.tmp, 'data-gemini-live'),
+    };
+    const controller = new AbortController();
+    const running = new WatchRunner(
+      geminiAdapter,
+      options,
+      { info: () => undefined, warn: () => undefined },
+      undefined,
+      new FolderProjectsFinder(tmp, GEMINI_LAYOUT),
+    ).run(controller.signal);
+    try {
+      const graph = await new ProjectGraphKeys(options.dataDir).keyFor(
+        claudeProjectName('/home/dev/shop'),
+      );
+      await suite.stack.until('the session', async () =>
+        (await suite.stack.nodes(graph)).find((n) => n.provider_ref === session.id),
+      );
+      // the nested sub-agent starts: the call that runs it completes only later
+      const lines = text(nested);
+      put(nested, lines.slice(0, 2));
+      const agent = await suite.stack.until('the sub-agent', async () =>
+        (await suite.stack.nodes(graph)).find(
+          (n) => n.provider_ref === `${session.id}/${nested.id}`,
+        ),
+      );
+      const prompt = (nested.records[1]!['content'] as Array<{ text: string }>)[0]!.text;
+      const parent = (await suite.stack.nodes(graph)).find((n) => n.id === agent.parent_id)!;
+      expect([parent.provider_ref, agent.created, agent.state]).toEqual([
+        session.id,
+        nested.startTs,
+        'working',
+      ]);
+      expect((agent as ApiNode & { purpose: string }).purpose).toBe(prompt);
     } finally {
       controller.abort();
     }

@@ -44,7 +44,7 @@ function spawnAgent(run: Run, fileId: string, memo: ChatMemo, session: ChatMemo)
   const payload: PayloadOf<'agent.spawned'> = {
     parent: placed.ref!,
     agent_type: cleanText(call?.agentType ?? 'subagent', LIMITS.shortText),
-    purpose: cleanText(call?.purpose ?? 'Gemini CLI sub-agent', LIMITS.text),
+    purpose: cleanText(call?.purpose ?? memo.prompt ?? 'Gemini CLI sub-agent', LIMITS.text),
     // an agent tool call returns when its agent is done: the caller waits in the foreground
     background: false,
     link_method: call ? (byCall ? 'spawn_call_id' : 'inferred') : 'explicit',
@@ -65,7 +65,9 @@ function spawnAgent(run: Run, fileId: string, memo: ChatMemo, session: ChatMemo)
 
 /**
  * Creates the node of a chat once it can be: a session at its header, a sub-agent once its
- * session exists. Then applies the lines it held meanwhile, and a session's waiting sub-agents.
+ * session exists and either a call names it or its chat went on past the header (its prompt then
+ * says what it was asked). Then applies the lines it held meanwhile, and a session's waiting
+ * sub-agents.
  */
 export function createWhenReady(run: Run, fileId: string, route: RouteLine): void {
   const memo = getOwn(run.state.chats, fileId);
@@ -80,6 +82,7 @@ export function createWhenReady(run: Run, fileId: string, route: RouteLine): voi
       memo.startTs ?? 0,
     );
   } else {
+    if (!memo.begun && getOwn(run.state.agentCalls, memo.sessionId) === undefined) return;
     const sessionFile = getOwn(run.state.sessions, memo.parentFolder);
     const session = sessionFile === undefined ? undefined : getOwn(run.state.chats, sessionFile);
     if (session?.ref === undefined) return;

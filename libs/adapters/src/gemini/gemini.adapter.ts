@@ -3,7 +3,7 @@ import { prepareSortApply } from '../to-events';
 import { noteAgentCalls } from './agent-calls';
 import { type ChatLine, parseChatLine } from './chat-line';
 import { detectChats } from './files';
-import { applyLine, reportUnplaced } from './line-router';
+import { applyLine, reportUnplaced, settleHeaders } from './line-router';
 import type { Run } from './run';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './source';
 import { type GeminiState, chatOf, createGeminiState } from './state';
@@ -40,6 +40,7 @@ function apply(state: GeminiState, lines: readonly ChatLine[]): AdapterOutput {
 
 function flush(state: GeminiState): AdapterOutput {
   const run: Run = { state, out: [], problems: [] };
+  settleHeaders(run);
   reportUnplaced(run);
   return { events: run.out, problems: run.problems };
 }

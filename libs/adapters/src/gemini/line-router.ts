@@ -1,14 +1,17 @@
 import { LIMITS } from '@graph-history/domain';
 import { str } from '../json';
 import { NodeEmitter } from '../node-emitter';
-import { cleanText } from '../text';
+import { cleanText, firstLine } from '../text';
 import { messagesOf } from './agent-calls';
 import type { ChatLine } from './chat-line';
-import { readHeader } from './chats';
+import { createWhenReady, readHeader } from './chats';
+import { contentText } from './chat-line';
 import { applyMessage } from './messages';
 import type { Run } from './run';
 import { GEMINI_SOURCE } from './source';
 import { type ChatMemo, MAX_HELD_LINES, chatOf } from './state';
+
+const PROMPT_MAX = 2_000;
 
 /** Applies one line of a created node. */
 function route(run: Run, memo: ChatMemo, line: ChatLine): void {
@@ -33,9 +36,26 @@ export function applyLine(run: Run, line: ChatLine): void {
   }
   if (memo.ref === undefined) {
     if (memo.held.length < MAX_HELD_LINES) memo.held.push(line);
+    if (memo.parentFolder !== undefined && !memo.begun) {
+      memo.begun = true;
+      const first = messagesOf(line)[0];
+      const text = first?.['type'] === 'user' ? contentText(first['content']) : '';
+      const prompt = firstLine(text, PROMPT_MAX);
+      if (prompt !== undefined) memo.prompt = prompt;
+      createWhenReady(run, line.fileId, route);
+    }
     return;
   }
   route(run, memo, line);
+}
+
+/** Sub-agents seen only by their header at the end of a back-fill: made now, if their session is. */
+export function settleHeaders(run: Run): void {
+  for (const [fileId, memo] of Object.entries(run.state.chats)) {
+    if (memo.ref !== undefined || memo.parentFolder === undefined || memo.begun) continue;
+    memo.begun = true;
+    createWhenReady(run, fileId, route);
+  }
 }
 
 /** Chats still not created at the end of a back-fill. */

@@ -19,6 +19,10 @@ export interface ChatMemo extends NodeMemo {
   startTs?: number;
   /** The session folder a sub-agent's file sits in (its parent session's id). */
   parentFolder?: string;
+  /** A sub-agent's chat went on past its header: its node can be made (with its first prompt). */
+  begun?: boolean;
+  /** A sub-agent's first user message: its purpose while no call names it. */
+  prompt?: string;
   sessionRef?: string;
   depth?: number;
   lastTs?: number;
