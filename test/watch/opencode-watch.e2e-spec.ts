@@ -8,7 +8,13 @@ import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { claudeProjectName } from '@graph-history/cli/watch/projects';
 import { captureIo } from './support/capture-io';
 import { type ApiNode, LiveStack } from './support/live-stack';
-import { buildOpencodeDb, opencodeRows, rootOf, writeRows } from './support/opencode-fixture';
+import {
+  buildOpencodeDb,
+  opencodeRows,
+  rootOf,
+  writeLegacyStorage,
+  writeRows,
+} from './support/opencode-fixture';
 
 /**
  * `watch --once --provider opencode` over a database built from opencode's own schema with the
@@ -196,5 +202,43 @@ describe('watch over an opencode database, read back through the API', () => {
       writer.close();
     }
     await running;
+  }, 120_000);
+
+  it('opencode before 1.2: its JSON storage, read the same way', async () => {
+    const rows = opencodeRows();
+    const folder = join(suite.tmp, 'opencode-legacy');
+    writeLegacyStorage(folder);
+    const io = captureIo({
+      DATA_DIR: join(suite.tmp, 'data-legacy'),
+      GRAPH_HISTORY_URL: suite.stack.ingestor.baseUrl,
+      GRAPH_HISTORY_KEY: suite.stack.key.key,
+    });
+    await createProgram(io).parseAsync(
+      ['watch', '--once', '--provider', 'opencode', '--dir', folder],
+      { from: 'user' },
+    );
+    expect(io.err()).toBe('');
+    const graph = await new ProjectGraphKeys(join(suite.tmp, 'data-legacy')).keyFor(
+      claudeProjectName('/home/dev/shop'),
+    );
+    const inShop = rows.sessions.filter(
+      (s) => rows.sessions.find((r) => r.id === rootOf(rows, s.id))!.directory === '/home/dev/shop',
+    );
+    const nodes = await suite.stack.until('the shop’s sessions, settled', async () => {
+      const all = await suite.stack.nodes(graph);
+      return all.length === inShop.length && all.every((n) => n.state !== 'working')
+        ? all
+        : undefined;
+    });
+    const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
+    for (const s of inShop) {
+      const node = byRef.get(s.parent_id ? `${rootOf(rows, s.id)}/${s.id}` : s.id)!;
+      expect([s.id, node.kind, node.created, node.state]).toEqual([
+        s.id,
+        s.parent_id ? 'agent' : 'session',
+        s.time_created,
+        s.parent_id ? 'completed' : 'idle',
+      ]);
+    }
   }, 120_000);
 });

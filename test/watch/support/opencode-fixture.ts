@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SourceLine, opencodeAdapter } from '@graph-history/adapters';
 import Database from 'better-sqlite3';
@@ -79,4 +79,40 @@ export function rowFiles(rows = opencodeRows()): SourceLine[][] {
     const [file] = opencodeAdapter.detect([path]);
     return lines.map((text, i) => ({ file: file!, lineNo: i + 1, text }));
   });
+}
+
+/**
+ * The same rows as opencode before 1.2 stored them: JSON files under `storage/` (the row's `data`
+ * with its ids), each file's modification time its row's `time_updated`.
+ */
+export function writeLegacyStorage(dataDir: string, rows = opencodeRows()): void {
+  const put = (path: string[], value: object, updated: number) => {
+    const file = join(dataDir, 'storage', ...path);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify(value, null, 2));
+    utimesSync(file, updated / 1000, updated / 1000);
+  };
+  for (const s of rows.sessions) {
+    const info = {
+      id: s.id,
+      projectID: s['project_id'],
+      directory: s.directory,
+      ...(s.parent_id ? { parentID: s.parent_id } : {}),
+      title: s.title,
+      version: s.version,
+      time: { created: s.time_created, updated: s.time_updated },
+    };
+    put(['session', String(s['project_id']), `${s.id}.json`], info, s.time_updated);
+  }
+  for (const m of rows.messages) {
+    put(
+      ['message', m.session_id, `${m.id}.json`],
+      { id: m.id, sessionID: m.session_id, ...m.data },
+      m.time_updated,
+    );
+  }
+  for (const p of rows.parts) {
+    const part = { id: p.id, sessionID: p.session_id, messageID: p.message_id, ...p.data };
+    put(['part', p.message_id, `${p.id}.json`], part, p.time_updated);
+  }
 }

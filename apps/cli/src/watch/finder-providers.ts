@@ -10,6 +10,7 @@ import { CliError } from '../cli-error';
 import { CURSOR_LAYOUT } from './cursor-projects';
 import { FolderProjectsFinder } from './folder-projects-finder';
 import { GEMINI_LAYOUT } from './gemini-projects';
+import { legacyStorageOf } from './opencode/legacy-storage';
 import { OpencodeFinder } from './opencode/opencode-finder';
 import { expandHome } from './projects';
 import { PROVIDER_LABELS, defaultDirOf } from './watch-providers';
@@ -52,9 +53,9 @@ export function finderProviderPath(
     return path;
   }
   const db = existsSync(path) && statSync(path).isDirectory() ? join(path, 'opencode.db') : path;
-  if (!existsSync(db))
+  if (!existsSync(db) && !existsSync(legacyStorageOf(db)))
     throw new CliError(
-      `No opencode database at ${db}: run opencode (1.2 or later) once, or pass --dir with its opencode.db or the folder holding it.`,
+      `No opencode database at ${db} (nor the JSON storage of older versions beside it): run opencode once, or pass --dir with its opencode.db or the folder holding it.`,
     );
   return db;
 }

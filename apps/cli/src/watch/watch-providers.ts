@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { defaultCodexSessionsDir } from './codex-projects';
 import { defaultCursorProjectsDir } from './cursor-projects';
 import { defaultGeminiProjectsDir } from './gemini-projects';
+import { legacyStorageOf } from './opencode/legacy-storage';
 import { defaultOpencodeDb } from './opencode/opencode-db';
 import { defaultProjectsDir } from './projects';
 
@@ -35,6 +36,10 @@ export function defaultDirOf(provider: Provider, env: NodeJS.ProcessEnv): string
 
 /** The providers whose folders exist here; Claude Code when none does (its advice then helps). */
 export function providersFound(env: NodeJS.ProcessEnv): Provider[] {
-  const found = PROVIDERS.filter((p) => existsSync(defaultDirOf(p, env)));
+  const here = (p: Provider) => {
+    const dir = defaultDirOf(p, env);
+    return existsSync(dir) || (p === 'opencode' && existsSync(legacyStorageOf(dir)));
+  };
+  const found = PROVIDERS.filter(here);
   return found.length > 0 ? found : ['claude-code'];
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FoundProject, ProjectFinder } from '../project-finder';
+import { legacyStorageOf } from './legacy-storage';
 import { type MirroredProject, RowMirror } from './row-mirror';
 
 /**
@@ -30,7 +31,7 @@ export class OpencodeFinder implements ProjectFinder {
   }
 
   async find(): Promise<FoundProject[]> {
-    if (!existsSync(this.dbPath)) return [];
+    if (!existsSync(this.dbPath) && !existsSync(legacyStorageOf(this.dbPath))) return [];
     let projects: MirroredProject[];
     try {
       projects = await this.mirror.sync();

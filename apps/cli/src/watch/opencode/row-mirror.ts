@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeProjectName } from '../projects';
-import { type Row, readOpencodeRows } from './opencode-db';
+import { existsSync } from 'node:fs';
+import { type OpencodeRows, type Row, readOpencodeRows } from './opencode-db';
+import { legacyStorageOf, readLegacyRows } from './legacy-storage';
 
 /** One project's opencode sessions, as copied out of the database. */
 export interface MirroredProject {
@@ -59,7 +61,7 @@ export class RowMirror {
 
   async sync(): Promise<MirroredProject[]> {
     const seen = (this.seen ??= await this.load());
-    const rows = await readOpencodeRows(this.dbPath, Math.max(0, seen.since - REREAD_MS));
+    const rows = await this.read(Math.max(0, seen.since - REREAD_MS));
     const byId = new Map(rows.sessions.map((s) => [String(s['id']), s]));
     const rootOf = (id: string): Row => {
       let at = byId.get(id)!;
@@ -92,6 +94,12 @@ export class RowMirror {
     }
     if (lines.size > 0) await this.save(seen);
     return this.projects(rows.sessions);
+  }
+
+  /** The database's rows; before opencode 1.2 (no database yet), its JSON storage's. */
+  private read(since: number): Promise<OpencodeRows> {
+    if (existsSync(this.dbPath)) return readOpencodeRows(this.dbPath, since);
+    return readLegacyRows(legacyStorageOf(this.dbPath), since);
   }
 
   private projectDir(root: Row): string {
