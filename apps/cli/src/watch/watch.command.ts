@@ -197,7 +197,7 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
     )
     .option(
       '--provider <name>',
-      `only this provider: ${PROVIDERS.join(' or ')} (default: every one found on this machine)`,
+      `only this provider, one of ${PROVIDERS.join(', ')} (default: every one found on this machine)`,
       (value: string): Provider => {
         if ((PROVIDERS as readonly string[]).includes(value)) return value as Provider;
         throw new CliError(
