@@ -21,6 +21,12 @@ export interface SourceLine {
   /** 1-based line number inside the file. */
   lineNo: number;
   text: string;
+  /**
+   * The file's times when the line was read (ms), for providers whose lines carry no time of
+   * their own (Cursor): `born` is when the file was made (its modification time where the file
+   * system keeps no birth time).
+   */
+  fileTimes?: { born: number; modified: number };
 }
 
 /** A line the adapter could not use; the watcher logs it and goes on. */

@@ -19,3 +19,9 @@ export {
   keyTime,
   transcriptKeyRule,
 } from './claude-code/hook-events';
+export { geminiAdapter } from './gemini/gemini.adapter';
+export type { GeminiState } from './gemini/state';
+export { cursorAdapter } from './cursor/cursor.adapter';
+export type { CursorState } from './cursor/state';
+export { opencodeAdapter } from './opencode/opencode.adapter';
+export type { OpencodeState } from './opencode/state';

@@ -1,5 +1,8 @@
 import { type FSWatcher, watch } from 'node:fs';
 
+/** A folder to watch; a folder that holds much else (opencode's data folder) only at its top. */
+export type WatchedDir = string | { dir: string; recursive: false };
+
 /**
  * Wakes the watcher when something under its folders changes (fs.watch, recursive), and at the
  * latest after a polling interval: fs.watch can miss events or be unavailable (inotify limits,
@@ -11,14 +14,16 @@ export class ChangeSignal {
   private wake: (() => void) | undefined;
 
   constructor(
-    private readonly dirs: readonly string[],
+    private readonly dirs: readonly WatchedDir[],
     private readonly pollMs: number,
   ) {}
 
   start(): void {
-    for (const dir of this.dirs) {
+    for (const watched of this.dirs) {
+      const dir = typeof watched === 'string' ? watched : watched.dir;
       try {
-        const watcher = watch(dir, { recursive: true }, () => this.notify());
+        const recursive = typeof watched === 'string';
+        const watcher = watch(dir, { recursive }, () => this.notify());
         watcher.on('error', () => this.stopWatching(watcher));
         this.watchers.push(watcher);
       } catch {

@@ -221,11 +221,17 @@ export class GraphTimeline<S, P extends TimedLine> {
       }
       const now = Date.now();
       let lastTs: number | undefined;
+      // a file copied with its times kept was modified before it was born here: the earlier wins
+      const modified = Math.trunc(info.mtimeMs);
+      const born =
+        info.birthtimeMs > 0 ? Math.min(Math.trunc(info.birthtimeMs), modified) : modified;
+      const fileTimes = { born, modified };
       for (const line of read.lines) {
         const prepared = this.options.adapter.prepare(this.adapterState, {
           file: tracked.file,
           lineNo: line.lineNo,
           text: line.text,
+          fileTimes,
         });
         if (prepared.problem) this.report([prepared.problem], tracked.dir);
         if (!prepared.line) {

@@ -18,6 +18,8 @@ export interface ProjectFinder {
   readonly label: string;
   /** The folder to watch for changes. */
   readonly dir: string;
+  /** Watch only `dir` itself, not its sub-folders (default: all of them). */
+  readonly shallow?: boolean;
   find(): Promise<FoundProject[]>;
   /** Sessions found at the last `find`. */
   readonly sessions: number;

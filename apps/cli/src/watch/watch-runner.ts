@@ -8,7 +8,7 @@ import {
 } from '@graph-history/adapters';
 import { CliError } from '../cli-error';
 import { IngestClient, IngestRequestError } from '../ingest-client';
-import { ChangeSignal } from './change-signal';
+import { ChangeSignal, type WatchedDir } from './change-signal';
 import { EventSender, type SendTotals } from './event-sender';
 import { GraphTimeline } from './graph-timeline';
 import { HookInbox } from './hook-inbox';
@@ -73,6 +73,7 @@ export class WatchRunner<S, P extends TimedLine> {
   private readonly graphKeys: ProjectGraphKeys;
   private target: WatchTarget | undefined;
   private changes: ChangeSignal | undefined;
+  private found = 0;
 
   constructor(
     private readonly adapter: TranscriptAdapter<S, P>,
@@ -110,7 +111,10 @@ export class WatchRunner<S, P extends TimedLine> {
       for (const timeline of this.timelines.values()) await timeline.finish();
       return this.totals();
     }
-    const dirs = [this.watchedDir(), this.teamsDir()].filter((d): d is string => d !== undefined);
+    const watched: WatchedDir = this.finder?.shallow
+      ? { dir: this.watchedDir(), recursive: false }
+      : this.watchedDir();
+    const dirs = [watched, this.teamsDir()].filter((d): d is WatchedDir => d !== undefined);
     const changes = new ChangeSignal(dirs, this.options.pollMs);
     this.changes = changes;
     changes.start();
@@ -132,6 +136,11 @@ export class WatchRunner<S, P extends TimedLine> {
       this.changes = undefined;
     }
     return this.totals();
+  }
+
+  /** Sessions found when the run started. */
+  get sessionsFound(): number {
+    return this.found;
   }
 
   /**
@@ -172,6 +181,7 @@ export class WatchRunner<S, P extends TimedLine> {
     for (const timeline of this.timelines.values()) await timeline.listFiles();
     const sessions = [...this.timelines.values()].reduce((n, t) => n + t.sessionCount, 0);
     this.stats.sessions = sessions;
+    this.found = this.finder ? this.finder.sessions : sessions;
     if (this.finder) return this.reportFinder(this.finder);
     const target = this.target;
     if (!target) return;

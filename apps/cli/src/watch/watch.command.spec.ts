@@ -211,6 +211,21 @@ describe('graph-history watch', () => {
         watch(both(), '--once', '--provider', 'codex', '--project', '/home/dev/shop'),
       ).rejects.toThrow(/--project picks a Claude Code project/);
     });
+
+    it('--provider gemini-cli, cursor or opencode says where it looked when nothing is there', async () => {
+      await expect(watch(both(), '--once', '--provider', 'gemini-cli')).rejects.toThrow(
+        `No Gemini CLI folder at ${join(tmp, '.gemini', 'tmp')}`,
+      );
+      await expect(watch(both(), '--once', '--provider', 'cursor')).rejects.toThrow(
+        `No Cursor folder at ${join(tmp, '.cursor', 'projects')}`,
+      );
+      await expect(watch(both(), '--once', '--provider', 'opencode')).rejects.toThrow(
+        `No opencode database at ${join(tmp, '.local', 'share', 'opencode', 'opencode.db')}`,
+      );
+      await expect(
+        watch(both(), '--once', '--provider', 'cursor', '--project', '/home/dev/shop'),
+      ).rejects.toThrow(/--project picks a Claude Code project/);
+    });
   });
 });
 

@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { CodexFinder } from './codex-finder';
 import { codexTarget, defaultCodexSessionsDir } from './codex-projects';
+import { finderProviderPath, finderRunner, isFinderProvider } from './finder-providers';
+import { PROVIDERS, PROVIDER_LABELS, type Provider, providersFound } from './watch-providers';
 import { assertWatchableDir } from './dir-advice';
 import { integerIn } from '../commands/option-parsers';
 import { type CliIo, cliConfig, processIo } from '../io';
@@ -16,10 +18,6 @@ import { StatusLine } from './status-line';
 import { DEFAULT_WINDOW_MS, WatchRunner, type WatchRunOptions } from './watch-runner';
 import type { WatchLog } from './watch-log';
 import { type WatchStats, emptyStats } from './watch-stats';
-
-/** Providers `watch` reads; `--provider` picks one. */
-const PROVIDERS = ['claude-code', 'codex'] as const;
-type Provider = (typeof PROVIDERS)[number];
 
 interface WatchCommandOptions {
   provider?: Provider;
@@ -42,7 +40,7 @@ interface WatchCommandOptions {
 const STOP_GRACE_MS = 5_000;
 
 function summary(totals: Map<string, SendTotals>): string {
-  if (totals.size === 0) return 'No Claude Code transcripts found.';
+  if (totals.size === 0) return 'No transcripts found.';
   return [...totals]
     .map(
       ([graph, t]) =>
@@ -56,9 +54,7 @@ function providersOf(opts: WatchCommandOptions, io: CliIo): Provider[] {
   if (opts.provider !== undefined) return [opts.provider];
   // --dir and --project name Claude Code folders, as before there were other providers.
   if (opts.dir !== undefined || opts.project !== undefined) return ['claude-code'];
-  const codex = existsSync(defaultCodexSessionsDir(io.env));
-  const claude = existsSync(defaultProjectsDir(io.env['HOME'] || undefined));
-  return codex && !claude ? ['codex'] : codex ? ['claude-code', 'codex'] : ['claude-code'];
+  return providersFound(io.env);
 }
 
 function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
@@ -86,6 +82,10 @@ function runOptions(opts: WatchCommandOptions, io: CliIo): WatchRunOptions {
         `No Codex sessions folder at ${dir}: run Codex once, or pass --dir with $CODEX_HOME/sessions or one rollout-….jsonl file.`,
       );
     return { ...common(opts, io, url, key), projectsDir: dir };
+  }
+  if (opts.provider !== undefined && isFinderProvider(opts.provider)) {
+    const projectsDir = finderProviderPath(opts.provider, opts, io.env);
+    return { ...common(opts, io, url, key), projectsDir };
   }
   const projectsDir = resolve(
     expandHome(opts.dir ?? defaultProjectsDir(io.env['HOME'] || undefined)),
@@ -150,14 +150,28 @@ function runnerFor(
       stats,
     ) as WatchRunner<unknown, TimedLine>;
   }
+  const run = { ...options, optional: several };
+  if (isFinderProvider(provider)) return finderRunner(provider, run, log, stats);
   const target = codexTarget(options.projectsDir);
   return new WatchRunner(
     codexAdapter,
-    { ...options, optional: several },
+    run,
     log,
     stats,
     new CodexFinder(target.dir, target.onlyRoot),
   ) as WatchRunner<unknown, TimedLine>;
+}
+
+/** One line: the sessions each provider watched has, when several are watched. */
+function foundLine(
+  providers: readonly Provider[],
+  runners: readonly WatchRunner<unknown, TimedLine>[],
+): string {
+  const parts = providers.map((p, i) => {
+    const n = runners[i]!.sessionsFound;
+    return `${PROVIDER_LABELS[p]} ${n} session${n === 1 ? '' : 's'}`;
+  });
+  return `Watching ${providers.length} providers: ${parts.join(', ')}.`;
 }
 
 /** Stops the run on SIGINT/SIGTERM; a second signal, or a pass that will not finish, exits at once. */
@@ -179,11 +193,11 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
   program
     .command('watch')
     .description(
-      'Share live Claude Code and Codex sessions: follow their transcripts and send them as watch events',
+      'Share live Claude Code, Codex, Gemini CLI, Cursor and opencode sessions: follow their transcripts and send them as watch events',
     )
     .option(
       '--provider <name>',
-      `only this provider: ${PROVIDERS.join(' or ')} (default: every one found on this machine)`,
+      `only this provider, one of ${PROVIDERS.join(', ')} (default: every one found on this machine)`,
       (value: string): Provider => {
         if ((PROVIDERS as readonly string[]).includes(value)) return value as Provider;
         throw new CliError(
@@ -193,7 +207,7 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
     )
     .option(
       '--dir <path>',
-      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file; with --provider codex: $CODEX_HOME/sessions (default ~/.codex/sessions) or one rollout file',
+      'the Claude Code projects folder (default: ~/.claude/projects), one project folder, or one session .jsonl file; with --provider codex: $CODEX_HOME/sessions (default ~/.codex/sessions) or one rollout file; with --provider gemini-cli: ~/.gemini/tmp (GEMINI_CLI_HOME moves it) or one project folder; with --provider cursor: ~/.cursor/projects or one project folder; with --provider opencode: its opencode.db (default $XDG_DATA_HOME/opencode/opencode.db) or the folder holding it',
     )
     .option(
       '--project <name|path>',
@@ -246,7 +260,9 @@ export function registerWatchCommand(program: Command, io: CliIo = processIo()):
       let finding = runners.length;
       const onFound = () => {
         finding -= 1;
-        if (finding === 0 && !once) status.start();
+        if (finding > 0) return;
+        if (several) log.info(foundLine(providers, runners));
+        if (!once) status.start();
       };
       try {
         const totals = await Promise.all(

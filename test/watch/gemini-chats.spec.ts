@@ -1,0 +1,129 @@
+import { type SourceLine, geminiAdapter } from '@graph-history/adapters';
+import type { WatchEvent } from '@graph-history/domain';
+import fc from 'fast-check';
+import { expectValidStream, nodeOf, replay } from './support/graph-replay';
+import { chatFiles, chatLines, geminiFacts } from './support/gemini-facts';
+
+/**
+ * The Gemini CLI adapter on chat files shaped by gemini-cli's own ChatRecordingService types
+ * (test/fixtures/gemini-cli, see its README). Expected values are read from the raw files.
+ */
+function convert(...chunks: SourceLine[][]): WatchEvent[] {
+  const state = geminiAdapter.initialState();
+  const events: WatchEvent[] = [];
+  for (const chunk of chunks) {
+    events.push(...geminiAdapter.toEvents(state, chunk).events);
+    // the watcher persists the state as JSON between passes
+    Object.assign(state, JSON.parse(JSON.stringify(state)));
+  }
+  events.push(...geminiAdapter.flush(state).events);
+  return events;
+}
+
+const facts = geminiFacts();
+const refOf = (id: string): string => {
+  const f = facts.get(id)!;
+  return f.kind === 'main' ? id : `${f.sessionId}/${id}`;
+};
+
+/** The adapter's id of a chat file: its name, or `<session folder>/<agent id>`. */
+const fileId = (f: { file: string }): string =>
+  f.file.replace(/^chats\//, '').replace(/\.jsonl$/, '');
+
+describe('Gemini CLI chats', () => {
+  const events = convert(chatLines('shop'));
+  const state = replay(events);
+
+  it('gives a valid stream: every event accepted, keys unique', () => {
+    expectValidStream(events);
+  });
+
+  it('makes each main chat a session and each sub-agent an agent under the chat that called it', () => {
+    for (const f of [...facts.values()].filter((c) => c.project === 'shop')) {
+      const node = nodeOf(state, refOf(f.id));
+      expect([f.id, node.kind, node.created]).toEqual([
+        f.id,
+        f.kind === 'main' ? 'session' : 'agent',
+        f.startTs,
+      ]);
+      if (f.kind === 'main') continue;
+      const parent = [...state.nodes.values()].find((n) => n.no === node.parentNo)!;
+      expect([f.id, parent.ref]).toEqual([f.id, refOf(f.calledBy!.chat)]);
+      expect([f.id, node.agentType]).toEqual([f.id, f.calledBy!.agentName]);
+      const end =
+        f.calledBy!.status === 'cancelled'
+          ? 'canceled'
+          : f.calledBy!.status === 'error' || (f.calledBy!.terminateReason ?? 'GOAL') !== 'GOAL'
+            ? 'failed'
+            : 'completed';
+      expect([f.id, node.state]).toEqual([f.id, end]);
+    }
+  });
+
+  it('dates every event by its own record and names the provider', () => {
+    for (const e of events) {
+      // keys start with the id of the file whose record made the event (a creation: its ref)
+      const prefix = e.key.replace(/:(L\d+:\d+|started|spawned)$/, '');
+      const chat = [...facts.values()].find((f) => prefix === refOf(f.id) || prefix === fileId(f))!;
+      expect([e.key, chat.timestamps.has(e.created)]).toEqual([e.key, true]);
+      expect(e.source).toEqual({
+        provider: 'gemini-cli',
+        provider_version: 'unknown',
+        adapter: 'gemini-chat/1',
+      });
+    }
+  });
+
+  it('turns a sub-agent call into its caller waiting on it, and write_todos into tasks', () => {
+    const session = [...facts.values()].find((f) => f.project === 'shop' && f.kind === 'main')!;
+    const waits = events.filter((e) => e.type === 'wait.started');
+    const ended = events.filter((e) => e.type === 'wait.ended');
+    const agents = [...facts.values()].filter((f) => f.kind === 'subagent');
+    expect(waits.map((w) => [w.node, (w.payload as { on: string[] }).on[0]]).sort()).toEqual(
+      agents.map((a) => [refOf(a.calledBy!.chat), refOf(a.id)]).sort(),
+    );
+    expect(ended).toHaveLength(agents.length);
+    const todo = session.records
+      .flatMap((r) => (r['toolCalls'] as Array<Record<string, unknown>> | undefined) ?? [])
+      .find((c) => c['name'] === 'write_todos')!;
+    const tasks = events.find((e) => e.type === 'tasks.updated')!;
+    expect(tasks.payload).toEqual({
+      tasks: (todo['args'] as { todos: Array<{ description: string; status: string }> }).todos.map(
+        (t) => ({ content: t.description, status: t.status }),
+      ),
+    });
+    const root = nodeOf(state, session.id);
+    expect([root.state, root.title]).toEqual(['idle', 'Fix checkout rounding']);
+  });
+
+  it('reads a message written again (it grew) once: no duplicate text, one event per tool call', () => {
+    const lines = chatLines('shop');
+    const twice = convert([...lines, ...lines.map((l) => ({ ...l, lineNo: l.lineNo + 1000 }))]);
+    const once = events.filter((e) => e.type !== 'activity').length;
+    expect(twice.filter((e) => e.type !== 'activity')).toHaveLength(once);
+  });
+
+  it('property: any prefix of each chat file, arriving in any order, gives a valid stream, the same on re-read', () => {
+    const files = chatFiles('shop');
+    fc.assert(
+      fc.property(
+        fc.tuple(...files.map((f) => fc.integer({ min: 0, max: f.length }))),
+        fc.array(fc.nat({ max: files.length - 1 }), { minLength: files.length * 2, maxLength: 20 }),
+        (cuts, order) => {
+          const queues = files.map((f, i) => f.slice(0, cuts[i]));
+          const chunks: SourceLine[][] = [];
+          for (const pick of order) {
+            const q = queues[pick]!;
+            if (q.length > 0) chunks.push(q.splice(0, Math.ceil(q.length / 2)));
+          }
+          chunks.push(queues.flat());
+          const first = convert(...chunks);
+          expectValidStream(first);
+          const again = convert(...chunks);
+          expect(again.map((e) => e.key)).toEqual(first.map((e) => e.key));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
