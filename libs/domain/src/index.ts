@@ -17,3 +17,4 @@ export * from './node-record-version';
 export * from './public-event';
 export * from './stored-json';
 export * from './active-window';
+export * from './usage';

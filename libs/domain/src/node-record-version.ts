@@ -1,4 +1,5 @@
 import type { NodeRecord } from './node';
+import { NO_USAGE } from './usage/usage';
 
 /**
  * A NodeRecord as a version row stores it (`rec`): the record with its shape's version `v`.
@@ -16,6 +17,8 @@ type Fields = Record<string, unknown>;
 export const NODE_RECORD_UPGRADES: readonly ((rec: Fields) => Fields)[] = [
   // 0 -> 1: rows written before the tag have the same fields
   (rec) => rec,
+  // 1 -> 2: usage (issue 31); nodes stored before it reported none
+  (rec) => ({ ...rec, usage: NO_USAGE, descendantUsage: NO_USAGE }),
 ];
 
 /** The version of the shape this code writes. */

@@ -4,6 +4,7 @@ import { GraphCountsSchema, GraphSchema, RetentionSchema } from './graph.schema'
 import { listSchema } from './list.schema';
 import { MessageSchema, SpawnSchema, TaskSchema, WaitSchema } from './node-items.schema';
 import { NodeSchema } from './node.schema';
+import { UsageCountsSchema, UsageSchema } from './usage.schema';
 import { ref } from './json-schema';
 
 export { fieldOrder, inFieldOrder } from './json-schema';
@@ -13,6 +14,7 @@ export * from './graph.schema';
 export * from './list.schema';
 export * from './node-items.schema';
 export * from './node.schema';
+export * from './usage.schema';
 
 /**
  * Every public object's schema by name: the OpenAPI document's components, and what the API's
@@ -23,6 +25,8 @@ export const PUBLIC_SCHEMAS = {
   Graph: GraphSchema,
   Retention: RetentionSchema,
   GraphCounts: GraphCountsSchema,
+  Usage: UsageSchema,
+  UsageCounts: UsageCountsSchema,
   Node: NodeSchema,
   Event: EventSchema,
   Task: TaskSchema,

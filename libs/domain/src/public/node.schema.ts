@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ATTENTION_REASONS, LINK_METHODS, NODE_STATES } from '../node';
 import { bool, closed, fieldOrder, int, nullable, oneOf, ref, str } from './json-schema';
+import type { Usage } from '../usage/usage';
 
 /** A nested Node or list of an expansion; its shape is the Node's (or NodeList's) own. */
 type Expansion = Record<string, unknown>;
@@ -68,6 +69,12 @@ export const NodeSchema = closed({
     open: int(),
   }),
   blocked: nullable(BlockedSchema),
+  usage: ref<Usage>('Usage', {
+    description: 'Tokens the node itself reported, with their estimated cost.',
+  }),
+  descendant_usage: ref<Usage>('Usage', {
+    description: 'Tokens of the node’s whole subtree, its own included, with their estimated cost.',
+  }),
   children: expansion('NodeList', 'Expanded: the first 100 children, oldest first.'),
   descendants: expansion('NodeList', 'Expanded: the first 1,000 nodes below, in tree order.'),
   tasks: expansion('TaskList'),

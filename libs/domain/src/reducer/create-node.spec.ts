@@ -1,3 +1,4 @@
+import { NO_USAGE } from '../usage/usage';
 import { Harness } from '../__tests__/harness';
 
 describe('session.started', () => {
@@ -51,6 +52,8 @@ describe('session.started', () => {
             from: null,
             to: { total: 0, pending: 0, in_progress: 0, completed: 0, open: 0 },
           },
+          usage: { from: null, to: NO_USAGE },
+          descendant_usage: { from: null, to: NO_USAGE },
         },
       },
     ]);
