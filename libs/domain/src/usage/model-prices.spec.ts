@@ -1,4 +1,5 @@
 import { DEFAULT_PRICES, parsePriceTable, priceOf } from './model-prices';
+import file from './model-prices.json';
 
 describe('model prices', () => {
   it('finds a dated model name under its undated entry', () => {
@@ -10,9 +11,6 @@ describe('model prices', () => {
   });
 
   it('dates and sources every entry of the repository table', () => {
-    const file = require('./model-prices.json') as {
-      models: Record<string, { as_of: string; source: string }>;
-    };
     for (const entry of Object.values(file.models)) {
       expect(entry.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(entry.source).toMatch(/^https:\/\//);
