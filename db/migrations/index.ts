@@ -13,6 +13,7 @@ import * as m0011 from './0011_account_quotas';
 import * as m0012 from './0012_sealed_ids';
 import * as m0013 from './0013_node_refs_depth';
 import * as m0014 from './0014_notices';
+import * as m0016 from './0016_node_usage';
 
 /** Every migration, by name; names sort in the order they apply. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_sealed_ids': m0012,
   '0013_node_refs_depth': m0013,
   '0014_notices': m0014,
+  '0016_node_usage': m0016,
 };
