@@ -10,6 +10,8 @@ import type {
 } from '@graph-history/client';
 
 export type { Blocked, Graph, Node, NodeState, TaskCounts };
+/** A node's `usage`/`descendant_usage`, a graph's `usage`. */
+export type Usage = Node['usage'];
 export type GraphEvent = Event;
 /** A node with the items the node panel shows. */
 export type NodeDetail = ExpandedNode<'tasks' | 'spawns' | 'waits' | 'messages'>;
