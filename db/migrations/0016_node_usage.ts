@@ -1,13 +1,11 @@
 import { Kysely, sql } from 'kysely';
 
-/** A Node's `usage` and `descendant_usage` before any `usage.reported` event (NO_USAGE). */
-const NONE =
-  '{"by_model":{},"cost_usd":0,"input_tokens":0,"output_tokens":0,"cache_read_tokens":0,"cache_creation_tokens":0}';
-const FIELDS = `,"usage":${NONE},"descendant_usage":${NONE}}`;
+/** A Node's `usage` and `descendant_usage` before any `usage.reported` event. */
+const FIELDS = ',"usage":null,"descendant_usage":null}';
 
 /**
  * Usage (issue 31): every stored Node JSON gains `usage` and `descendant_usage`, its last fields,
- * zero (nothing was reported before). Records stored as jsonb (`rec`, before 0009) are upgraded
+ * null (nothing was reported before). Records stored as jsonb (`rec`, before 0009) are upgraded
  * as they are read (NODE_RECORD_UPGRADES 1 -> 2); graph and event counts without `usage` read as
  * none. A JSON string never holds an unescaped `"`, so the key test finds only the field itself.
  */
@@ -19,6 +17,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`update node_versions
-    set public_json = left(public_json, strpos(public_json, ',"usage":{') - 1) || '}'
-    where strpos(public_json, ',"usage":{') > 0`.execute(db);
+    set public_json = left(public_json, strpos(public_json, ',"usage":') - 1) || '}'
+    where strpos(public_json, ',"usage":') > 0`.execute(db);
 }

@@ -69,7 +69,7 @@ describe('usage, ingested and read as of any moment', () => {
   }
   const within = (ref: string, top: string): boolean =>
     ref === top || (PARENT[ref] != null && within(PARENT[ref]!, top));
-  const tokens = (u: Item) => Object.fromEntries(KINDS.map((k) => [k, u[k]]));
+  const tokens = (u: Item | null) => Object.fromEntries(KINDS.map((k) => [k, u?.[k] ?? 0]));
 
   it('stores every event once, a usage report after its node ended included', () => {
     expect(ids).toHaveLength(sent.length);
@@ -117,7 +117,7 @@ describe('usage, ingested and read as of any moment', () => {
       ['descendant_usage'],
     ]);
     const own = report.changes[0].fields.usage;
-    expect(own.to.input_tokens - own.from.input_tokens).toBe(report.payload.input_tokens);
+    expect(own.to.input_tokens - (own.from?.input_tokens ?? 0)).toBe(report.payload.input_tokens);
   });
 
   it('refuses a report with a negative count, naming the field', async () => {

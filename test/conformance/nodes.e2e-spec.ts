@@ -1,4 +1,4 @@
-import { expectApiError, expectListShape, expectNodeShape, NO_USAGE } from './support/contract';
+import { expectApiError, expectListShape, expectNodeShape } from './support/contract';
 import { type IssuedKey, Services } from './support/services';
 import { WatchScript } from './support/watch-events';
 
@@ -99,8 +99,8 @@ describe('conformance: retrieve a node', () => {
         background_agent_count: 3,
         task_counts: { total: 3, pending: 1, in_progress: 1, completed: 1, open: 2 },
         blocked: null,
-        usage: NO_USAGE,
-        descendant_usage: NO_USAGE,
+        usage: null,
+        descendant_usage: null,
       });
     });
 

@@ -31,7 +31,7 @@ const plus = (a: TokenCounts, b: TokenCounts): TokenCounts => ({
   cache_creation_tokens: a.cache_creation_tokens + b.cache_creation_tokens,
   output_tokens: a.output_tokens + b.output_tokens,
 });
-const tokensOf = (u: TokenCounts): TokenCounts => plus(ZERO, u);
+const tokensOf = (u: TokenCounts | null): TokenCounts => plus(ZERO, u ?? ZERO);
 const sorted = (list: TokenCounts[]) => list.map((t) => JSON.stringify(t)).sort();
 
 /** Converts all lines with one state, as `watch` does, then flushes. */
@@ -123,15 +123,15 @@ describe.each(['v2-subagent-files', 'v2-prefix-general-purpose', 'v1-inline-side
         : [sum(own.filter((m) => m.sidechain))];
       const got = agentFiles.length
         ? agents.map((a) => tokensOf(a.usage))
-        : [agents.reduce((t, a) => plus(t, a.usage), ZERO)];
+        : [agents.reduce((t, a) => plus(t, tokensOf(a.usage)), ZERO)];
       expect(sorted(got.filter(nonZero))).toEqual(sorted(expected.filter(nonZero)));
     });
 
     it('rolls the tree up: the session subtree and the graph total are the sum of every node', () => {
-      const all = nodes.reduce((t, n) => plus(t, n.usage), ZERO);
+      const all = nodes.reduce((t, n) => plus(t, tokensOf(n.usage)), ZERO);
       expect(tokensOf(session.descendantUsage)).toEqual(all);
       expect(tokensOf(state.counts.usage!)).toEqual(all);
-      expect(session.descendantUsage.by_model).not.toEqual({});
+      expect(session.descendantUsage!.by_model).not.toEqual({});
     });
 
     it('counts the files read again (a restart from the start) once', () => {
@@ -194,7 +194,7 @@ describe('Codex usage', () => {
     const session = state.nodes.get(
       state.byRef.get(refOf([...facts.values()].find((f) => f.file.includes('a001'))!.id))!,
     )!;
-    expect(Object.keys(session.usage.by_model)).toEqual(['gpt-5.3-codex']);
-    expect(session.usage.cost_usd).toBeGreaterThan(0);
+    expect(Object.keys(session.usage!.by_model)).toEqual(['gpt-5.3-codex']);
+    expect(session.usage!.cost_usd).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,4 @@
 import type { NodeRecord } from './node';
-import { NO_USAGE } from './usage/usage';
 
 /**
  * A NodeRecord as a version row stores it (`rec`): the record with its shape's version `v`.
@@ -18,7 +17,7 @@ export const NODE_RECORD_UPGRADES: readonly ((rec: Fields) => Fields)[] = [
   // 0 -> 1: rows written before the tag have the same fields
   (rec) => rec,
   // 1 -> 2: usage (issue 31); nodes stored before it reported none
-  (rec) => ({ ...rec, usage: NO_USAGE, descendantUsage: NO_USAGE }),
+  (rec) => ({ ...rec, usage: null, descendantUsage: null }),
 ];
 
 /** The version of the shape this code writes. */

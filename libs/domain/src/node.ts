@@ -84,8 +84,8 @@ export interface NodeRecord {
   backgroundAgentCount: number;
   taskCounts: TaskCounts;
   blocked: BlockedRecord | null;
-  /** Tokens the node itself reported (`usage.reported`). Replaced, never mutated. */
-  usage: Usage;
-  /** Tokens of its whole subtree, its own included. Replaced, never mutated. */
-  descendantUsage: Usage;
+  /** Tokens the node itself reported (`usage.reported`), null before any. Replaced, never mutated. */
+  usage: Usage | null;
+  /** Tokens of its whole subtree, its own included, null before any. Replaced, never mutated. */
+  descendantUsage: Usage | null;
 }

@@ -11,7 +11,7 @@ import type {
 
 export type { Blocked, Graph, Node, NodeState, TaskCounts };
 /** A node's `usage`/`descendant_usage`, a graph's `usage`. */
-export type Usage = Node['usage'];
+export type Usage = NonNullable<Node['usage']>;
 export type GraphEvent = Event;
 /** A node with the items the node panel shows. */
 export type NodeDetail = ExpandedNode<'tasks' | 'spawns' | 'waits' | 'messages'>;

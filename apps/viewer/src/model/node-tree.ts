@@ -21,14 +21,8 @@ const EMPTY_NODE: Partial<Node> = {
   background_agent_count: 0,
   task_counts: { total: 0, pending: 0, in_progress: 0, completed: 0, open: 0 },
   blocked: null,
-  usage: {
-    by_model: {},
-    cost_usd: 0,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    cache_creation_tokens: 0,
-  },
+  usage: null,
+  descendant_usage: null,
 };
 
 /** One row of the tree as shown: the node and where it sits. */

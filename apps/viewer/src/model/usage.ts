@@ -11,7 +11,7 @@ export const USAGE_SORTS: readonly { value: UsageSort; label: string }[] = [
 ];
 
 /** Every token of a usage, cache reads and writes included. */
-export const totalTokens = (u: Usage | undefined): number =>
+export const totalTokens = (u: Usage | null | undefined): number =>
   u ? u.input_tokens + u.output_tokens + u.cache_read_tokens + u.cache_creation_tokens : 0;
 
 const keyOf = (by: UsageSort) => (n: Node) =>

@@ -35,7 +35,7 @@ function NodeLink({
 }
 
 /** Tokens of a usage and their estimated cost, e.g. `12.3k tokens (est. $0.42)`. */
-function UsageLine({ usage }: { usage: Usage | undefined }) {
+function UsageLine({ usage }: { usage: Usage | null | undefined }) {
   return (
     <span title={usage ? `${count(totalTokens(usage))} tokens` : undefined}>
       {tokens(totalTokens(usage))} tokens (est. {usd(usage?.cost_usd ?? 0)})
@@ -135,7 +135,7 @@ export function NodePanel(p: Props) {
                   </tr>
                 </thead>
                 <tbody>
-                  {Object.entries(n.descendant_usage.by_model).map(([model, u]) => (
+                  {Object.entries(n.descendant_usage?.by_model ?? {}).map(([model, u]) => (
                     <tr key={model}>
                       <th scope="row">
                         <UserText text={model} />

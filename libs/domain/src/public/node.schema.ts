@@ -18,6 +18,13 @@ const BlockedSchema = closed({
   cycle: bool(),
 });
 
+/** A Usage, or null while no tokens were reported. */
+const usageOrNull = (description: string) =>
+  Type.Unsafe<Usage | null>({
+    anyOf: [{ $ref: '#/components/schemas/Usage' }, { type: 'null' }],
+    description,
+  });
+
 /**
  * The read API's Node. Property order is the response's field order; expansions sit beside
  * their `_id` field, lists at the end.
@@ -69,12 +76,12 @@ export const NodeSchema = closed({
     open: int(),
   }),
   blocked: nullable(BlockedSchema),
-  usage: ref<Usage>('Usage', {
-    description: 'Tokens the node itself reported, with their estimated cost.',
-  }),
-  descendant_usage: ref<Usage>('Usage', {
-    description: 'Tokens of the node’s whole subtree, its own included, with their estimated cost.',
-  }),
+  usage: usageOrNull(
+    'Tokens the node itself reported, with their estimated cost; null before any.',
+  ),
+  descendant_usage: usageOrNull(
+    'Tokens of the node’s whole subtree, its own included, with their estimated cost; null before any.',
+  ),
   children: expansion('NodeList', 'Expanded: the first 100 children, oldest first.'),
   descendants: expansion('NodeList', 'Expanded: the first 1,000 nodes below, in tree order.'),
   tasks: expansion('TaskList'),

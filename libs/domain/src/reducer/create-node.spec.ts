@@ -1,4 +1,3 @@
-import { NO_USAGE } from '../usage/usage';
 import { Harness } from '../__tests__/harness';
 
 describe('session.started', () => {
@@ -52,8 +51,6 @@ describe('session.started', () => {
             from: null,
             to: { total: 0, pending: 0, in_progress: 0, completed: 0, open: 0 },
           },
-          usage: { from: null, to: NO_USAGE },
-          descendant_usage: { from: null, to: NO_USAGE },
         },
       },
     ]);

@@ -6,7 +6,6 @@ import { EventContext } from './event-context';
 import { childSortKey, sortKeySegment } from './sort-key';
 import { NO_TASKS } from './tasks';
 import { openWait } from './waits';
-import { NO_USAGE } from '../usage/usage';
 
 type CreateEvent = EventOf<'session.started'> | EventOf<'agent.spawned'>;
 
@@ -52,8 +51,8 @@ function newNode(
     backgroundAgentCount: 0,
     taskCounts: NO_TASKS,
     blocked: null,
-    usage: NO_USAGE,
-    descendantUsage: NO_USAGE,
+    usage: null,
+    descendantUsage: null,
   };
 }
 

@@ -25,14 +25,14 @@ describe('usage.reported', () => {
       model: SONNET,
       ...tokens(10, 20, 1_000, 100),
     });
-    expect(h.pub('S/b').usage).toMatchObject(tokens(10, 20, 1_000, 100));
+    expect(h.pub('S/b').usage!).toMatchObject(tokens(10, 20, 1_000, 100));
     // 10 × 3 + 20 × 15 + 1,000 × 0.30 + 100 × 3.75 per million
-    expect(h.pub('S/b').usage.cost_usd).toBeCloseTo(0.001005, 9);
-    expect(h.pub('S/b').usage.by_model[SONNET]).toMatchObject({ ...tokens(10, 20, 1_000, 100) });
+    expect(h.pub('S/b').usage!.cost_usd).toBeCloseTo(0.001005, 9);
+    expect(h.pub('S/b').usage!.by_model[SONNET]).toMatchObject({ ...tokens(10, 20, 1_000, 100) });
     for (const ref of ['S', 'S/a', 'S/b'])
-      expect(h.pub(ref).descendant_usage).toEqual(h.pub('S/b').usage);
-    expect(h.pub('S').usage.input_tokens).toBe(0);
-    expect(applied.event.counts.usage).toEqual(h.pub('S/b').usage);
+      expect(h.pub(ref).descendant_usage).toEqual(h.pub('S/b').usage!);
+    expect(h.pub('S').usage).toBeNull();
+    expect(applied.event.counts.usage).toEqual(h.pub('S/b').usage!);
     expect(applied.event.changes.map((c) => Object.keys(c.fields).sort())).toEqual([
       ['descendant_usage', 'last_event', 'usage'],
       ['descendant_usage'],
@@ -44,7 +44,7 @@ describe('usage.reported', () => {
     const h = tree();
     h.apply('ended', 'S/b', { state: 'completed' });
     h.after(1, 'usage.reported', 'S/b', { model: SONNET, ...tokens(1, 2) });
-    expect(h.pub('S/b').usage.output_tokens).toBe(2);
+    expect(h.pub('S/b').usage!.output_tokens).toBe(2);
     const empty = h.after(1, 'usage.reported', 'S/a', {
       model: SONNET,
       input_tokens: 0,
@@ -58,17 +58,17 @@ describe('usage.reported', () => {
   it('prices an unknown model at null, and sums only the priced ones', () => {
     const h = tree();
     h.apply('usage.reported', 'S/a', { model: 'mystery', ...tokens(100, 100) });
-    expect(h.pub('S/a').usage.cost_usd).toBeNull();
+    expect(h.pub('S/a').usage!.cost_usd).toBeNull();
     h.apply('usage.reported', 'S/b', { model: 'gpt-5-codex', ...tokens(1_000_000, 0) });
-    expect(h.pub('S/a').descendant_usage.by_model.mystery!.cost_usd).toBeNull();
-    expect(h.pub('S/a').descendant_usage.cost_usd).toBe(1.25);
+    expect(h.pub('S/a').descendant_usage!.by_model.mystery!.cost_usd).toBeNull();
+    expect(h.pub('S/a').descendant_usage!.cost_usd).toBe(1.25);
   });
 
   it(`names at most ${USAGE_MODELS_MAX} models, counting the others under ${OTHER_MODELS}`, () => {
     const h = tree();
     for (let i = 0; i < USAGE_MODELS_MAX + 3; i++)
       h.apply('usage.reported', 'S', { model: `m${i}`, ...tokens(1, 1) });
-    const usage = h.pub('S').usage;
+    const usage = h.pub('S').usage!;
     expect(Object.keys(usage.by_model)).toHaveLength(USAGE_MODELS_MAX);
     expect(usage.by_model[OTHER_MODELS]).toMatchObject(tokens(4, 4));
     expect(usage.input_tokens).toBe(USAGE_MODELS_MAX + 3);

@@ -25,10 +25,10 @@ export function reportUsage(
   if (!hasTokens(tokens)) return;
   const { model } = ev.payload;
   const { prices, counts } = ctx.state;
-  rec.usage = addUsage(rec.usage, model, tokens, prices);
+  rec.usage = addUsage(rec.usage ?? NO_USAGE, model, tokens, prices);
   for (let no: number | null = rec.no; no !== null; no = ctx.node(no).parentNo) {
     const node = ctx.edit(no);
-    node.descendantUsage = addUsage(node.descendantUsage, model, tokens, prices);
+    node.descendantUsage = addUsage(node.descendantUsage ?? NO_USAGE, model, tokens, prices);
   }
   counts.usage = addUsage(counts.usage ?? NO_USAGE, model, tokens, prices);
 }

@@ -2,7 +2,6 @@ import { nodeNoOf } from '../ids';
 import type { NodeRecord } from '../node';
 import { fromStoredNodeRecord, type StoredNodeRecord } from '../node-record-version';
 import type { PublicNode } from '../public/node.schema';
-import { NO_USAGE } from '../usage/usage';
 
 /**
  * What a version row holds of a node: its jsonb record (`rec`, rows written before migration
@@ -67,7 +66,7 @@ export function nodeRecordFromJson(json: string, sortKey: string, createdSeq: nu
       openTasks: b.open_tasks,
       cycle: b.cycle,
     },
-    usage: n.usage ?? NO_USAGE,
-    descendantUsage: n.descendant_usage ?? NO_USAGE,
+    usage: n.usage ?? null,
+    descendantUsage: n.descendant_usage ?? null,
   };
 }
