@@ -7,11 +7,10 @@ import type {
   Node,
   NodeState,
   TaskCounts,
+  Usage,
 } from '@graph-history/client';
 
-export type { Blocked, Graph, Node, NodeState, TaskCounts };
-/** A node's `usage`/`descendant_usage`, a graph's `usage`. */
-export type Usage = NonNullable<Node['usage']>;
+export type { Blocked, Graph, Node, NodeState, TaskCounts, Usage };
 export type GraphEvent = Event;
 /** A node with the items the node panel shows. */
 export type NodeDetail = ExpandedNode<'tasks' | 'spawns' | 'waits' | 'messages'>;
