@@ -141,11 +141,17 @@ describe('graph-history graphs and tail', () => {
       .event('tasks.updated', 'S/explore', {
         tasks: [{ id: 't1', content: 'Read', status: 'in_progress' }],
       })
-      .ended('S/explore/sub');
+      .ended('S/explore/sub')
+      // a late usage line of the ended agent: its subtree totals move up the tree
+      .event('usage.reported', 'S/explore/sub', {
+        model: 'gpt-5-codex',
+        input_tokens: 10,
+        output_tokens: 20,
+      });
     await s.load(key, 'tailed', script.take());
-    const lines = await tail.waitForLines(3);
+    const lines = await tail.waitForLines(4);
     expect(await tail.interrupt()).toBe(0);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {2}/);
     // Nodes by name: a session by its title, an agent by its type and purpose.
     expect(lines.map((l) => l.slice(25))).toEqual([
@@ -155,6 +161,8 @@ describe('graph-history graphs and tail', () => {
       'tasks.updated     Explore "work of S/explore"  tasks=[1]  → Explore "work of S/explore" (task_counts); "Tail me" (blocked)',
       'ended             Plan "Plan the change"  state="completed"  → Plan "Plan the change" (state, ended); ' +
         '"Tail me" (background_agent_count); Explore "work of S/explore" (background_agent_count)',
+      'usage.reported    Plan "Plan the change"  model="gpt-5-codex" input_tokens=10 output_tokens=20  → ' +
+        'Plan "Plan the change" (usage, descendant_usage); "Tail me" (descendant_usage); Explore "work of S/explore" (descendant_usage)',
     ]);
   });
 
