@@ -14,6 +14,7 @@ import * as m0012 from './0012_sealed_ids';
 import * as m0013 from './0013_node_refs_depth';
 import * as m0014 from './0014_notices';
 import * as m0015 from './0015_webhooks';
+import * as m0016 from './0016_node_usage';
 import * as m0017 from './0017_one_stored_shape';
 
 /** Every migration, by name; names sort in the order they apply. Add new files here. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0013_node_refs_depth': m0013,
   '0014_notices': m0014,
   '0015_webhooks': m0015,
+  '0016_node_usage': m0016,
   '0017_one_stored_shape': m0017,
 };

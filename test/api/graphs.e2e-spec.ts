@@ -59,6 +59,7 @@ describe('read API: graphs', () => {
       'last_event',
       'retention',
       'counts',
+      'usage',
     ]);
   });
 

@@ -65,7 +65,13 @@ describe('graph-history graphs and tail', () => {
     script
       .session('S', { title: 'Tail me' })
       .agent('S/explore', 'S', { agent_type: 'Explore', background: false })
-      .status('S/explore', 'working', 'Reading the code');
+      .status('S/explore', 'working', 'Reading the code')
+      .event('usage.reported', 'S/explore', {
+        model: 'claude-sonnet-4-5',
+        input_tokens: 1_000,
+        output_tokens: 2_000,
+        cache_read_tokens: 100_000,
+      });
     await s.load(key, 'tailed', script.take());
   }, 90_000);
   afterAll(() => s?.stop());
@@ -84,16 +90,19 @@ describe('graph-history graphs and tail', () => {
       'BLOCKED',
       'STALE',
       'EVENTS',
+      'TOKENS',
+      'EST. COST',
       'LAST EVENT (UTC)',
       'VIEWER',
     ]);
-    expect(rows.map((r) => r.split(/\s{2,}/).slice(0, 8))).toEqual([
+    expect(rows.map((r) => r.split(/\s{2,}/).slice(0, 10))).toEqual([
       // Both tailed nodes are working, silent for minutes (stale), and S waits on its agent.
-      ['gph_tailed', '2', '1', '1', '2', '1', '2', '3'],
-      ['gph_older', '1', '1', '0', '1', '0', '1', '1'],
+      // 1,000 × $3 + 2,000 × $15 + 100,000 × $0.30 per million tokens
+      ['gph_tailed', '2', '1', '1', '2', '1', '2', '4', '103000', '$0.06'],
+      ['gph_older', '1', '1', '0', '1', '0', '1', '1', '0', '$0.00'],
     ]);
     const graphs = (await client.graphs.list()).data;
-    expect(rows.map((r) => r.split(/\s{2,}/)[9])).toEqual(graphs.map((g) => g.url));
+    expect(rows.map((r) => r.split(/\s{2,}/)[11])).toEqual(graphs.map((g) => g.url));
   });
 
   it('graphs --json prints the API’s graphs, one per line', async () => {
@@ -132,11 +141,17 @@ describe('graph-history graphs and tail', () => {
       .event('tasks.updated', 'S/explore', {
         tasks: [{ id: 't1', content: 'Read', status: 'in_progress' }],
       })
-      .ended('S/explore/sub');
+      .ended('S/explore/sub')
+      // a late usage line of the ended agent: its subtree totals move up the tree
+      .event('usage.reported', 'S/explore/sub', {
+        model: 'gpt-5-codex',
+        input_tokens: 10,
+        output_tokens: 20,
+      });
     await s.load(key, 'tailed', script.take());
-    const lines = await tail.waitForLines(3);
+    const lines = await tail.waitForLines(4);
     expect(await tail.interrupt()).toBe(0);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {2}/);
     // Nodes by name: a session by its title, an agent by its type and purpose.
     expect(lines.map((l) => l.slice(25))).toEqual([
@@ -146,6 +161,8 @@ describe('graph-history graphs and tail', () => {
       'tasks.updated     Explore "work of S/explore"  tasks=[1]  → Explore "work of S/explore" (task_counts); "Tail me" (blocked)',
       'ended             Plan "Plan the change"  state="completed"  → Plan "Plan the change" (state, ended); ' +
         '"Tail me" (background_agent_count); Explore "work of S/explore" (background_agent_count)',
+      'usage.reported    Plan "Plan the change"  model="gpt-5-codex" input_tokens=10 output_tokens=20  → ' +
+        'Plan "Plan the change" (usage, descendant_usage); "Tail me" (descendant_usage); Explore "work of S/explore" (descendant_usage)',
     ]);
   });
 

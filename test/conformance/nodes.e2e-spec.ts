@@ -99,6 +99,8 @@ describe('conformance: retrieve a node', () => {
         background_agent_count: 3,
         task_counts: { total: 3, pending: 1, in_progress: 1, completed: 1, open: 2 },
         blocked: null,
+        usage: null,
+        descendant_usage: null,
       });
     });
 

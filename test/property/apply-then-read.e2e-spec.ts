@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  NO_USAGE,
   applyEvent,
   createGraphState,
   eventId,
@@ -163,11 +164,14 @@ describe('reads at a random moment equal the reducer at that moment', () => {
 
           const graph = await h.get(`/api/v1/graphs/${gph}?as_of=${evt}`);
           expect(graph.status).toBe(200);
+          // the stored counts carry the graph's usage; a Graph shows it beside its counts
+          const { usage, ...counts } = moment.counts;
           expect(graph.json).toMatchObject({
             as_of_event_id: evt,
             last_event: moment.lastCreated,
-            counts: { ...moment.counts, stale: 0 },
+            counts: { ...counts, stale: 0 },
           });
+          expect(graph.json.usage).toEqual(usage ?? NO_USAGE);
 
           for (const k of [3, 4, 5]) {
             const rec = [...final.nodes.values()][pick(k + m * 3, final.nodes.size)]!;

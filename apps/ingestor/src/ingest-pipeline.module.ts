@@ -22,6 +22,8 @@ import { EventStore } from './ingest/event-store';
 import { AccountLimits } from './quota/account-limits';
 import { QuotaGuard } from './quota/quota-guard';
 import { Trimmer } from './trim/trimmer';
+import { modelPricesOf } from './apply/model-prices-file';
+import { MODEL_PRICES } from './tokens';
 
 /**
  * The ingestor's write path without HTTP or queues: store a batch (EventStore) within the
@@ -48,6 +50,7 @@ import { Trimmer } from './trim/trimmer';
       useFactory: (c: Config) => new GraphStateCache(c.APPLY_STATE_CACHE_GRAPHS),
       inject: [CONFIG],
     },
+    { provide: MODEL_PRICES, useFactory: modelPricesOf, inject: [CONFIG] },
     AccountLimits,
     QuotaGuard,
     EventStore,

@@ -9,3 +9,6 @@ export interface IngestorOptions {
   /** The apply shard whose queue this process's apply worker takes (see applyQueueName); 0 if unset. */
   applyShard?: number;
 }
+
+/** The PriceTable the reducer prices usage with (model-prices.ts; MODEL_PRICES_FILE replaces it). */
+export const MODEL_PRICES = Symbol('MODEL_PRICES');

@@ -50,6 +50,8 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   INGEST_PORT: port.default(3001),
   STALE_AFTER_MS: positiveInt.default(300_000),
+  /** Ingestor: a JSON price table (libs/domain/src/usage/model-prices.json's shape) to estimate usage costs with instead of the repository's. */
+  MODEL_PRICES_FILE: z.string().min(1).optional(),
   /**
    * Read API: which node and graph reads in flight together share one statement: any
    * (`database`), or only reads of one graph (`graph`), so that every statement stays on one shard

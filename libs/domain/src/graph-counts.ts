@@ -1,4 +1,6 @@
 import { NodeState } from './node';
+import { usageJson } from './usage/usage-json';
+import { NO_USAGE, type Usage } from './usage/usage';
 
 /** GraphCounts without `stale`, which is judged at read time. */
 export interface StoredGraphCounts {
@@ -7,6 +9,8 @@ export interface StoredGraphCounts {
   agents: number;
   blocked: number;
   by_state: Record<NodeState, number>;
+  /** Tokens of every node (absent on rows written before usage existed: none). */
+  usage?: Usage;
 }
 
 export const emptyCounts = (): StoredGraphCounts => ({
@@ -15,6 +19,7 @@ export const emptyCounts = (): StoredGraphCounts => ({
   agents: 0,
   blocked: 0,
   by_state: { working: 0, input_required: 0, idle: 0, completed: 0, failed: 0, canceled: 0 },
+  usage: NO_USAGE,
 });
 
 /** `JSON.stringify(counts)`, written out: the apply stores the counts of every event. */
@@ -23,6 +28,7 @@ export function storedCountsJson(c: StoredGraphCounts): string {
   return (
     `{"nodes":${c.nodes},"sessions":${c.sessions},"agents":${c.agents},"blocked":${c.blocked},` +
     `"by_state":{"working":${s.working},"input_required":${s.input_required},"idle":${s.idle},` +
-    `"completed":${s.completed},"failed":${s.failed},"canceled":${s.canceled}}}`
+    `"completed":${s.completed},"failed":${s.failed},"canceled":${s.canceled}}` +
+    (c.usage === undefined ? '}' : `,"usage":${usageJson(c.usage)}}`)
   );
 }

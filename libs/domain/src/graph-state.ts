@@ -1,6 +1,7 @@
 import { StoredGraphCounts } from './graph-counts';
 import { NodeRecord } from './node';
 import { TaskItem, WaitRecord } from './records';
+import type { PriceTable } from './usage/model-prices';
 
 /**
  * Everything the reducer needs to apply the next event of one graph. The apply worker loads it
@@ -27,4 +28,6 @@ export interface GraphState {
   /** Current task list of each node that has one. */
   tasks: Map<number, TaskItem[]>;
   counts: StoredGraphCounts;
+  /** Prices of the models, for the cost of usage (DEFAULT_PRICES unless the deployment sets its own). */
+  prices: PriceTable;
 }

@@ -19,3 +19,4 @@ export * from './stored-json';
 export * from './active-window';
 export * from './webhooks';
 export * from './notices';
+export * from './usage';

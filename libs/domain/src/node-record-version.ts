@@ -13,6 +13,8 @@ type Fields = Record<string, unknown>;
 export const NODE_RECORD_UPGRADES: readonly ((rec: Fields) => Fields)[] = [
   // 0 -> 1: rows written before the tag have the same fields
   (rec) => rec,
+  // 1 -> 2: usage (issue 31); nodes stored before it reported none
+  (rec) => ({ ...rec, usage: null, descendantUsage: null }),
 ];
 
 /** The version of the shape this code writes. */

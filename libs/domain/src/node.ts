@@ -1,3 +1,5 @@
+import type { Usage } from './usage/usage';
+
 export const NODE_STATES = [
   'working',
   'input_required',
@@ -82,4 +84,8 @@ export interface NodeRecord {
   backgroundAgentCount: number;
   taskCounts: TaskCounts;
   blocked: BlockedRecord | null;
+  /** Tokens the node itself reported (`usage.reported`), null before any. Replaced, never mutated. */
+  usage: Usage | null;
+  /** Tokens of its whole subtree, its own included, null before any. Replaced, never mutated. */
+  descendantUsage: Usage | null;
 }

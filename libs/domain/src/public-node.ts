@@ -88,5 +88,7 @@ export function presentNode(
       open_tasks: b.openTasks,
       cycle: b.cycle,
     },
+    usage: rec.usage,
+    descendant_usage: rec.descendantUsage,
   };
 }

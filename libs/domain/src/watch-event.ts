@@ -17,6 +17,8 @@ export const LIMITS = {
   treeDepth: 32,
   /** Open waits in one graph at once; a wait beyond them is not opened (the event applies). */
   openWaits: 100,
+  /** Tokens of one kind in one `usage.reported` event. */
+  tokens: 1e12,
 } as const;
 
 /** NUL and unpaired surrogates cannot be stored in Postgres text/jsonb, so they are refused here. */
@@ -31,6 +33,7 @@ const ref = storable(1, LIMITS.ref);
 const shortText = storable(0, LIMITS.shortText);
 const idText = storable(1, LIMITS.shortText);
 const text = storable(0, LIMITS.text);
+const tokens = z.number().int().min(0).max(LIMITS.tokens);
 
 const payloads = {
   'session.started': z.strictObject({
@@ -77,6 +80,15 @@ const payloads = {
   }),
   'attention.cleared': z.strictObject({}),
   ended: z.strictObject({ state: z.enum(END_STATES), summary: text.optional() }),
+  'usage.reported': z.strictObject({
+    model: idText,
+    input_tokens: tokens,
+    cache_read_tokens: tokens.optional(),
+    cache_creation_tokens: tokens.optional(),
+    output_tokens: tokens,
+    message_id: idText.optional(),
+    request_id: idText.optional(),
+  }),
 } as const;
 
 export type WatchEventType = keyof typeof payloads;

@@ -21,7 +21,8 @@ type Action =
   | 'attentionClear'
   | 'title'
   | 'end'
-  | 'lateActivity';
+  | 'lateActivity'
+  | 'usage';
 
 /**
  * One graph's endless stream of valid WatchEvents: sessions that spawn agents (foreground and
@@ -66,6 +67,7 @@ export class GraphSimulation {
       title: 1,
       end: 9,
       lateActivity: this.tree.ended.length > 0 ? 1 : 0,
+      usage: 6,
     });
     return this[action]() ?? this.activity();
   }
@@ -120,6 +122,21 @@ export class GraphSimulation {
       node,
       this.rng.chance(0.5) ? { summary: this.rng.pick(words.SUMMARIES) } : {},
     );
+  }
+
+  /** A model call's tokens, now and then for a node that has ended (a late transcript line). */
+  private usage(): WatchEvent {
+    const r = this.rng;
+    const ended = this.tree.ended;
+    const node = ended.length > 0 && r.chance(0.1) ? r.pick(ended) : r.pick(this.tree.live);
+    return this.emit('usage.reported', node, {
+      model: r.pick(words.MODELS),
+      input_tokens: r.int(1, 400),
+      output_tokens: r.int(20, 4_000),
+      cache_read_tokens: r.int(0, 120_000),
+      cache_creation_tokens: r.chance(0.3) ? r.int(100, 20_000) : 0,
+      message_id: `msg_${r.hex(24)}`,
+    });
   }
 
   private lateActivity(): WatchEvent {

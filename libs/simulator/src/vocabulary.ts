@@ -78,3 +78,12 @@ export const ATTENTION_MESSAGES = {
   question: 'Which database should I target?',
   error: 'API Error: 529 overloaded',
 } as const;
+
+/** Models usage is reported for: priced ones, a dated name, and one the price table lacks. */
+export const MODELS = [
+  'claude-sonnet-4-5-20250929',
+  'claude-opus-4-5',
+  'claude-haiku-4-5',
+  'gpt-5-codex',
+  'in-house-model',
+] as const;

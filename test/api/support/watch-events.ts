@@ -81,6 +81,21 @@ export class EventScript {
     );
   }
 
+  /** A `usage.reported` of `model` with the given counts (cache counts default to 0). */
+  usage(
+    ref: string,
+    model: string,
+    tokens: { input: number; output: number; cacheRead?: number; cacheWrite?: number },
+  ): this {
+    return this.add('usage.reported', ref, {
+      model,
+      input_tokens: tokens.input,
+      output_tokens: tokens.output,
+      cache_read_tokens: tokens.cacheRead ?? 0,
+      cache_creation_tokens: tokens.cacheWrite ?? 0,
+    });
+  }
+
   ended(ref: string, state = 'completed'): this {
     return this.add('ended', ref, { state });
   }

@@ -35,6 +35,9 @@ export const NODE_FIELDS = [
   'background_agent_count',
   'task_counts',
   'blocked',
+  // additive within v1 (issue 31)
+  'usage',
+  'descendant_usage',
 ].sort();
 
 export const GRAPH_FIELDS = [
@@ -47,6 +50,8 @@ export const GRAPH_FIELDS = [
   'last_event',
   'retention',
   'counts',
+  // additive within v1 (issue 31)
+  'usage',
 ].sort();
 
 export const EVENT_FIELDS = [
@@ -68,6 +73,30 @@ const strOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
 
 function expectType(what: string, ok: boolean, value: unknown): void {
   if (!ok) throw new Error(`${what} has the wrong type: ${JSON.stringify(value)}`);
+}
+
+const TOKEN_FIELDS = [
+  'cache_creation_tokens',
+  'cache_read_tokens',
+  'input_tokens',
+  'output_tokens',
+];
+
+/** Token counts and an estimated cost (a number, or null for a model without a price). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function expectCountsShape(what: string, c: any, byModel: boolean): void {
+  const fields = [...TOKEN_FIELDS, 'cost_usd', ...(byModel ? ['by_model'] : [])];
+  expect(Object.keys(c).sort()).toEqual(fields.sort());
+  for (const f of TOKEN_FIELDS) expectType(`${what}.${f}`, isInt(c[f]) && c[f] >= 0, c[f]);
+  expectType(`${what}.cost_usd`, c.cost_usd === null || typeof c.cost_usd === 'number', c.cost_usd);
+}
+
+/** A Node's `usage`/`descendant_usage` or a Graph's `usage`, and each of its models. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function expectUsageShape(what: string, u: any): void {
+  expectCountsShape(what, u, true);
+  for (const [model, c] of Object.entries(u.by_model))
+    expectCountsShape(`${what}.by_model.${model}`, c, false);
 }
 
 export function expectListShape(list: Record<string, unknown>, asOfNull = false): void {
@@ -113,6 +142,7 @@ export function expectGraphShape(g: any): void {
     expectType(`counts.${f}`, isInt(c[f]), c[f]);
   expect(Object.keys(c.by_state).sort()).toEqual([...STATES].sort());
   for (const s of STATES) expectType(`counts.by_state.${s}`, isInt(c.by_state[s]), c.by_state[s]);
+  expectUsageShape('graph.usage', g.usage);
 }
 
 /** A Node with no expansion: exactly the fields of section 2, each of its type. */
@@ -186,6 +216,9 @@ export function expectNodeShape(n: any): void {
     expectType('attention.message', strOrNull(n.attention.message), n.attention.message);
     expectType('attention.since', isInt(n.attention.since), n.attention.since);
   }
+  for (const f of ['usage', 'descendant_usage'])
+    if (n[f] !== null) expectUsageShape(`node.${f}`, n[f]);
+  if (n.descendant_usage === null) expect(n.usage).toBeNull();
   if (n.kind === 'session') {
     for (const f of ['requested_by_id', 'agent_type', 'background', 'spawn_call_id', 'link_method'])
       expect(n[f]).toBeNull();

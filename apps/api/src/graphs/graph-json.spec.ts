@@ -54,6 +54,38 @@ describe('graphJson', () => {
     at(graph({ appliedSeq: 0, firstSeq: null, lastEvent: null, counts: null }), 0, null),
     at(graph({ graphId: 123_456_789, appliedSeq: 1_679_616, firstSeq: 36 }), 2),
     at(graph({ source: 'paste', graphKey: 'x' }), 0),
+    // usage read back from jsonb: keys in any order, a model without a price
+    at(
+      graph({
+        counts: {
+          ...counts({ working: 1 }),
+          usage: {
+            output_tokens: 5,
+            cost_usd: 0.25,
+            input_tokens: 7,
+            cache_creation_tokens: 3,
+            cache_read_tokens: 11,
+            by_model: {
+              'in-house': {
+                output_tokens: 1,
+                input_tokens: 1,
+                cache_read_tokens: 0,
+                cache_creation_tokens: 0,
+                cost_usd: null,
+              },
+              'claude-opus-4-5': {
+                cost_usd: 0.25,
+                input_tokens: 6,
+                output_tokens: 4,
+                cache_read_tokens: 11,
+                cache_creation_tokens: 3,
+              },
+            },
+          },
+        },
+      }),
+      0,
+    ),
     at(
       graph({
         applyError: { seq: 2_001, message: 'event "k" (seq 2001): bad\n\u2028 é', since: 77 },

@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
+  canonicalUsage,
   emptyCounts,
   eventId,
   graphPublicId,
+  NO_USAGE,
   NODE_STATES,
   type StoredGraphCounts,
 } from '@graph-history/domain';
@@ -119,6 +121,7 @@ export class GraphViewService {
           blocked: counts.blocked,
           by_state: byState(counts),
         },
+        usage: canonicalUsage(counts.usage ?? NO_USAGE),
         ...(graph.applyError && {
           apply_error: {
             code: 'event_rejected',

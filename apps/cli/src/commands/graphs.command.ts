@@ -7,6 +7,10 @@ import { textTable } from '../text-table';
 const time = (ms: number | null): string =>
   ms === null ? '-' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
+/** Every token of a graph's usage: fresh and cached input, cache writes, output. */
+const tokensOf = (u: Graph['usage']): number =>
+  u.input_tokens + u.cache_read_tokens + u.cache_creation_tokens + u.output_tokens;
+
 export function registerGraphsCommand(program: Command, io: CliIo): void {
   program
     .command('graphs')
@@ -36,6 +40,8 @@ function graphTable(graphs: Graph[]): string {
       'BLOCKED',
       'STALE',
       'EVENTS',
+      'TOKENS',
+      'EST. COST',
       'LAST EVENT (UTC)',
       'VIEWER',
     ],
@@ -48,6 +54,8 @@ function graphTable(graphs: Graph[]): string {
       String(g.counts.blocked),
       String(g.counts.stale),
       String(g.retention.event_count),
+      String(tokensOf(g.usage)),
+      g.usage.cost_usd === null ? '-' : `$${g.usage.cost_usd.toFixed(2)}`,
       time(g.last_event),
       g.url,
     ]),

@@ -1,7 +1,19 @@
 import type { Event, RetentionGap } from '@graph-history/client';
 
 /** Payload fields worth a glance, in the order they are shown. */
-const SHOWN = ['state', 'title', 'agent_type', 'purpose', 'summary', 'reason', 'message', 'text'];
+const SHOWN = [
+  'state',
+  'title',
+  'agent_type',
+  'purpose',
+  'summary',
+  'reason',
+  'message',
+  'text',
+  'model',
+  'input_tokens',
+  'output_tokens',
+];
 const MAX_VALUE = 60;
 
 const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 23);

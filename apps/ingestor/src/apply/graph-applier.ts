@@ -8,6 +8,7 @@ import {
   emptyCounts,
   GraphState,
   graphStateFromRows,
+  type PriceTable,
 } from '@graph-history/domain';
 import {
   ActiveBefore,
@@ -25,6 +26,7 @@ import { CONFIG } from '@graph-history/http';
 import { CachedGraph, GraphStateCache } from './graph-state-cache';
 import { NoticeMaker, NoticeRow } from './notice-maker';
 import { retainedFirstSeq } from './retention';
+import { MODEL_PRICES } from '../tokens';
 
 /** What `applyPending` (or one of its batches) did. */
 export interface ApplyOutcome {
@@ -106,6 +108,7 @@ export class GraphApplier {
     private readonly lock: GraphApplyLockRepository,
     private readonly noticeMaker: NoticeMaker,
     @Inject(CONFIG) private readonly settings: ApplySettings,
+    @Inject(MODEL_PRICES) private readonly prices: PriceTable,
   ) {}
 
   /**
@@ -321,7 +324,7 @@ export class GraphApplier {
     return this.transactions.snapshot(async (trx) => {
       const pending = await this.applyRows.in(trx).pending(graphId, limit);
       if (!pending || pending.head.appliedSeq === 0)
-        return { pending, graph: withWindow(createGraphState(graphId)) };
+        return { pending, graph: withWindow(createGraphState(graphId, this.prices)) };
       const { head } = pending;
       const rows = await this.stateRows.in(trx).currentRows(graphId);
       const state = graphStateFromRows({
@@ -330,6 +333,7 @@ export class GraphApplier {
         lastCreated: head.lastEvent ?? 0,
         counts: head.counts ?? emptyCounts(),
         ...rows,
+        prices: this.prices,
       });
       return { pending, graph: withWindow(state) };
     }, conn);

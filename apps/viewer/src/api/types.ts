@@ -7,9 +7,10 @@ import type {
   Node,
   NodeState,
   TaskCounts,
+  Usage,
 } from '@graph-history/client';
 
-export type { Blocked, Graph, Node, NodeState, TaskCounts };
+export type { Blocked, Graph, Node, NodeState, TaskCounts, Usage };
 export type GraphEvent = Event;
 /** The expansions of a node the node panel shows: its items. */
 export const NODE_DETAIL_EXPANSIONS = ['tasks', 'spawns', 'waits', 'messages'] as const;

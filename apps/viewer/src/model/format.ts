@@ -55,3 +55,17 @@ export const quietSince = (
 export function when(ms: number, now = Date.now()): string {
   return new Date(ms).toDateString() === new Date(now).toDateString() ? clock(ms) : dateTime(ms);
 }
+
+/** Token counts, short: 950, 12.3k, 4.1M. */
+export function tokens(n: number): string {
+  if (n < 1_000) return String(n);
+  if (n < 1_000_000) return `${(n / 1_000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0)}M`;
+}
+
+/** An estimated cost in USD: `$0.42`, `<$0.01`; `—` when no model of it has a price. */
+export function usd(cost: number | null): string {
+  if (cost === null) return '—';
+  if (cost > 0 && cost < 0.01) return '<$0.01';
+  return `$${cost.toFixed(2)}`;
+}

@@ -21,6 +21,8 @@ const EMPTY_NODE: Partial<Node> = {
   background_agent_count: 0,
   task_counts: { total: 0, pending: 0, in_progress: 0, completed: 0, open: 0 },
   blocked: null,
+  usage: null,
+  descendant_usage: null,
 };
 
 /** One row of the tree as shown: the node and where it sits. */

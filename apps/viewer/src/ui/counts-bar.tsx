@@ -1,5 +1,6 @@
 import type { Graph, NodeState } from '../api/types';
-import { count, dateTime, plural, stateLabel } from '../model/format';
+import { count, dateTime, plural, stateLabel, tokens, usd } from '../model/format';
+import { totalTokens } from '../model/usage';
 
 /** Counts by state at the moment shown, and the span of history held. */
 export function CountsBar({ graph: g }: { graph: Graph }) {
@@ -23,6 +24,13 @@ export function CountsBar({ graph: g }: { graph: Graph }) {
         </li>
         <li class={`chip stale${c.stale ? '' : ' zero'}`}>
           <strong>{count(c.stale)}</strong> stale
+        </li>
+        <li
+          class="chip usage"
+          title="tokens of every node; the cost is an estimate from list prices"
+        >
+          <strong>{tokens(totalTokens(g.usage))}</strong> tokens · est.{' '}
+          <strong>{usd(g.usage?.cost_usd ?? 0)}</strong>
         </li>
       </ul>
       <p class="retained">

@@ -1,6 +1,7 @@
 import { jsonLink } from '../api/json-links';
-import { NODE_DETAIL_EXPANSIONS, type NodeDetail } from '../api/types';
-import { clock, dateTime, duration, nodeName, plural } from '../model/format';
+import { NODE_DETAIL_EXPANSIONS, type NodeDetail, type Usage } from '../api/types';
+import { totalTokens } from '../model/usage';
+import { clock, count, dateTime, duration, nodeName, plural, tokens, usd } from '../model/format';
 import { NodeFlags } from './node-flags';
 import { ProviderBadge } from './provider-badge';
 import { StateBadge } from './state-badge';
@@ -31,6 +32,15 @@ function NodeLink({
     <button type="button" class="link" onClick={() => onSelect(id)}>
       <UserText text={nameOf(id)} />
     </button>
+  );
+}
+
+/** Tokens of a usage and their estimated cost, e.g. `12.3k tokens (est. $0.42)`. */
+function UsageLine({ usage }: { usage: Usage | null | undefined }) {
+  return (
+    <span title={usage ? `${count(totalTokens(usage))} tokens` : undefined}>
+      {tokens(totalTokens(usage))} tokens (est. {usd(usage?.cost_usd ?? 0)})
+    </span>
   );
 }
 
@@ -88,6 +98,11 @@ export function NodePanel(p: Props) {
               {plural(n.descendant_count, 'descendant')}
               {n.background_agent_count ? `, ${n.background_agent_count} in background` : ''}
             </dd>
+            <dt>tokens</dt>
+            <dd>
+              <UsageLine usage={n.usage} /> own; <UsageLine usage={n.descendant_usage} /> with
+              everything below
+            </dd>
             {n.blocked && (
               <>
                 <dt>{n.blocked.cycle ? 'deadlock' : 'waiting on'}</dt>
@@ -110,6 +125,37 @@ export function NodePanel(p: Props) {
               </>
             )}
           </dl>
+          {Object.keys(n.descendant_usage?.by_model ?? {}).length > 0 && (
+            <>
+              <h3>Usage by model (subtree)</h3>
+              <table class="usage-table">
+                <thead>
+                  <tr>
+                    <th scope="col">model</th>
+                    <th scope="col">input</th>
+                    <th scope="col">cache read</th>
+                    <th scope="col">cache write</th>
+                    <th scope="col">output</th>
+                    <th scope="col">est. cost</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {Object.entries(n.descendant_usage?.by_model ?? {}).map(([model, u]) => (
+                    <tr key={model}>
+                      <th scope="row">
+                        <UserText text={model} />
+                      </th>
+                      <td>{count(u.input_tokens)}</td>
+                      <td>{count(u.cache_read_tokens)}</td>
+                      <td>{count(u.cache_creation_tokens)}</td>
+                      <td>{count(u.output_tokens)}</td>
+                      <td>{usd(u.cost_usd)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          )}
           {n.summary && (
             <>
               <h3>Summary</h3>

@@ -14,6 +14,7 @@ import { SignOut } from './sign-out';
 import { Swimlane } from './swimlane';
 import { Timeline } from './timeline';
 import { TreeView } from './tree-view';
+import { sortedTree, type UsageSort } from '../model/usage';
 import { useStore } from './use-store';
 import { isolated, UserText } from './user-text';
 
@@ -90,7 +91,9 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
     return () => removeEventListener('keydown', onKey);
   }, [selected]);
 
-  const rows = useMemo(() => tree.visibleRows(collapsed), [tree, tree.nodes, collapsed]);
+  const [sortBy, setSortBy] = useState<UsageSort>('tree');
+  const shown = useMemo(() => sortedTree(tree, sortBy), [tree, tree.nodes, sortBy]);
+  const rows = useMemo(() => shown.visibleRows(collapsed), [shown, collapsed]);
   const range = useMemo(() => {
     const first = store.events[0]?.created ?? g?.created ?? 0;
     const last = store.events[store.events.length - 1]?.created ?? first;
@@ -209,8 +212,10 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
             <p class="muted pad">No nodes at this moment.</p>
           ) : (
             <TreeView
-              tree={tree}
+              tree={shown}
               rows={rows}
+              sortBy={sortBy}
+              onSort={setSortBy}
               activeId={active}
               selectedId={selected}
               flashing={store.flashing}

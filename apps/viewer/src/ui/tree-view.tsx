@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { NodeTree, TreeRow } from '../model/node-tree';
-import { nodeName } from '../model/format';
+import { count, nodeName, tokens, usd } from '../model/format';
 import { rowShowsProvider } from '../model/provider';
+import { totalTokens, USAGE_SORTS, type UsageSort } from '../model/usage';
 import { NodeFlags } from './node-flags';
 import { ProviderBadge } from './provider-badge';
 import { StateBadge } from './state-badge';
@@ -24,6 +25,8 @@ interface Props {
   onActivate(id: string): void;
   onOpen(id: string): void;
   onToggle(id: string, expand?: boolean): void;
+  sortBy: UsageSort;
+  onSort(by: UsageSort): void;
 }
 
 export const rowDomId = (id: string) => `row-${id}`;
@@ -93,11 +96,26 @@ export function TreeView(p: Props) {
 
   return (
     <div class="tree-wrap">
+      <label class="tree-sort">
+        Order siblings by{' '}
+        <select
+          value={p.sortBy}
+          onChange={(e) => p.onSort((e.target as HTMLSelectElement).value as UsageSort)}
+        >
+          {USAGE_SORTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
       <div class="tree-head" aria-hidden="true">
         <span>node</span>
         <span>state</span>
         <span>flags</span>
         <span>tasks</span>
+        <span class="num">tokens</span>
+        <span class="num">cost</span>
         <span>headline</span>
       </div>
       <div
@@ -176,6 +194,15 @@ export function TreeView(p: Props) {
                   <NodeFlags node={n} nameOf={nameOf} />
                 </span>
                 <TaskProgress t={n.task_counts} />
+                <span
+                  class="num tokens"
+                  title={`subtree ${count(totalTokens(n.descendant_usage))} tokens; own ${count(totalTokens(n.usage))}`}
+                >
+                  {tokens(totalTokens(n.descendant_usage))}
+                </span>
+                <span class="num cost" title="estimated cost of the subtree (USD)">
+                  {usd(n.descendant_usage?.cost_usd ?? 0)}
+                </span>
                 <span class="headline">
                   <UserText text={n.headline && plainText(n.headline)} />
                 </span>

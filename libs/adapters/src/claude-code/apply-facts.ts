@@ -106,6 +106,9 @@ export function applyFacts(
       case 'compacted':
         em.activity(ref, 'Conversation compacted');
         break;
+      case 'usage':
+        em.usage(ref, fact);
+        break;
       case 'root_prompt':
         break;
     }

@@ -1,4 +1,5 @@
 import {
+  hasTokens,
   LIMITS,
   type PayloadOf,
   type WatchEvent,
@@ -8,13 +9,20 @@ import { eventKey } from '../event-key';
 import { createdKey, endedKey, titleKey } from './fact-keys';
 import { eventSource } from '../event-source';
 import { getOwn, setOwn } from '../own-record';
-import type { ParsedLine } from './line';
+import type { ParsedLine, UsageFact } from './line';
 import { type NodeMemo, type SessionMemo, newNodeMemo } from './state';
 
 export const PROVIDER = 'claude-code';
 export const ADAPTER_NAME = 'claude-code-jsonl';
 export const ADAPTER_VERSION = 1;
 const ADAPTER = { name: ADAPTER_NAME, version: ADAPTER_VERSION };
+
+/**
+ * Usage reports remembered per session, so that the other lines of a message (written together)
+ * send nothing; a report sent again anyway (a re-read) is a duplicate by its key. A report does
+ * not hold back the node's next activity (lastEventAt).
+ */
+const USAGE_SENT_MAX = 64;
 
 /** At most one `activity` per node in this much transcript time; other events are never held back. */
 export const ACTIVITY_INTERVAL_MS = 15_000;
@@ -71,6 +79,31 @@ export class Emitter {
     if (type === 'attention.raised') node.attention = true;
     if (type === 'attention.cleared') node.attention = false;
     return true;
+  }
+
+  /**
+   * Reports a message's tokens once: the key is the file and the message (or request) id, so the
+   * message's other lines, and the same line read again, are duplicates. Also after the node ended
+   * (a late line); never a report of no tokens.
+   */
+  usage(ref: string, fact: UsageFact): void {
+    const node = this.node(ref);
+    if (!node || !hasTokens(fact.tokens)) return;
+    const sent = (this.session.usageSent ??= []);
+    const id = `${this.line.fileId}:${fact.id}`;
+    if (sent.includes(id)) return;
+    sent.push(id);
+    if (sent.length > USAGE_SENT_MAX) sent.shift();
+    const payload: PayloadOf<'usage.reported'> = { model: fact.model, ...fact.tokens };
+    if (fact.messageId) payload.message_id = fact.messageId;
+    if (fact.requestId) payload.request_id = fact.requestId;
+    this.push(
+      eventKey(this.line.fileId, 'usage', fact.id),
+      'usage.reported',
+      ref,
+      payload,
+      this.ts,
+    );
   }
 
   /** Marks a node alive (and sets its headline) unless it had an event very recently. */

@@ -1,3 +1,5 @@
+import type { TokenCounts } from '@graph-history/domain';
+
 /**
  * A transcript line reduced to what the graph needs. Lines can be megabytes long (tool output);
  * a ParsedLine keeps only short texts, so lines can be buffered and persisted cheaply.
@@ -107,6 +109,19 @@ export interface InboxMessageFact {
   text: string;
 }
 
+/**
+ * Tokens one model call used (an assistant message's `usage`). Claude Code repeats it on every
+ * line of the message (one per content block); `id` (message id, else request id) counts it once.
+ */
+export interface UsageFact {
+  kind: 'usage';
+  id: string;
+  model: string;
+  tokens: TokenCounts;
+  messageId?: string;
+  requestId?: string;
+}
+
 export type Fact =
   /** The user (or a slash command) starts a turn. */
   | { kind: 'prompt'; text: string }
@@ -121,6 +136,7 @@ export type Fact =
   | TeammateMessageFact
   | TeammateJoinedFact
   | InboxMessageFact
+  | UsageFact
   /** `system compact_boundary`: the conversation was compacted. */
   | { kind: 'compacted' }
   | { kind: 'api_error'; message: string }

@@ -1,5 +1,6 @@
 import { cleanText, firstLine } from '../text';
-import type { Fact, ToolResultFact } from './line';
+import { LIMITS } from '@graph-history/domain';
+import type { Fact, ToolResultFact, UsageFact } from './line';
 import { hasNotification, notificationFacts } from './notification';
 import { teammateMessages } from './teammate-messages';
 import { LABEL_MAX, TEXT_MAX, promptKey, toolLabel, toolOpOf } from './tool-input';
@@ -108,10 +109,44 @@ export function userFacts(line: Obj, ctx: UserContext): Fact[] {
   return facts;
 }
 
-/** Facts of an `assistant` line: text, tool calls, API errors. */
+/** Facts of an `assistant` line: text, tool calls, API errors, and the message's token usage. */
 export function assistantFacts(line: Obj): Fact[] {
   const message = line['message'];
   if (!isObj(message)) return [];
+  const usage = usageFact(line, message);
+  const facts = assistantContentFacts(line, message);
+  return usage ? [...facts, usage] : facts;
+}
+
+/** A count Claude Code wrote, or 0 when it is absent or not a count. */
+const count = (v: unknown): number =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? Math.min(v, LIMITS.tokens) : 0;
+
+/** The message's `usage`, with the id that makes it count once (its message id, else request id). */
+function usageFact(line: Obj, message: Obj): UsageFact | undefined {
+  const usage = message['usage'];
+  const model = str(message['model']);
+  if (!isObj(usage) || !model) return undefined;
+  const messageId = str(message['id']);
+  const requestId = str(line['requestId']);
+  const id = messageId ?? requestId ?? str(line['uuid']);
+  if (!id) return undefined;
+  return {
+    kind: 'usage',
+    id: cleanText(id, LABEL_MAX),
+    model: cleanText(model, LABEL_MAX),
+    tokens: {
+      input_tokens: count(usage['input_tokens']),
+      cache_read_tokens: count(usage['cache_read_input_tokens']),
+      cache_creation_tokens: count(usage['cache_creation_input_tokens']),
+      output_tokens: count(usage['output_tokens']),
+    },
+    ...(messageId ? { messageId: cleanText(messageId, LABEL_MAX) } : {}),
+    ...(requestId ? { requestId: cleanText(requestId, LABEL_MAX) } : {}),
+  };
+}
+
+function assistantContentFacts(line: Obj, message: Obj): Fact[] {
   if (line['isApiErrorMessage'] === true) {
     const text = firstLine(contentText(message['content']), TEXT_MAX) ?? 'API error';
     return [{ kind: 'api_error', message: text }];

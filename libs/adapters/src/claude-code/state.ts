@@ -59,6 +59,8 @@ export interface SessionMemo {
   teammates: OwnRecord<string>;
   /** `<fingerprint>:<copy>` of the last message copies seen, so a message is sent once (teams.ts). */
   messages: string[];
+  /** `<file id>:<message id>` of the last usage reports sent (emitter.ts), newest last. */
+  usageSent?: string[];
   /** 1.0.x: the agent of the last inline sidechain line. */
   lastSidechain?: string;
 }

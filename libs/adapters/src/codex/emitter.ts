@@ -46,6 +46,14 @@ export class Emitter {
     return true;
   }
 
+  /** Reports tokens of the node, also after it ended (a `token_count` after its last turn). */
+  usage(memo: ThreadMemo, payload: PayloadOf<'usage.reported'>): void {
+    if (memo.ref === undefined) return;
+    const key = eventKey(this.line.fileId, `L${this.line.lineNo}`, this.n++);
+    this.push(key, 'usage.reported', memo.ref, payload, this.ts, memo.version);
+    memo.lastEventAt = Math.max(memo.lastEventAt, this.ts);
+  }
+
   /** Marks a node alive (and sets its headline) unless it had an event very recently. */
   activity(memo: ThreadMemo, summary?: string): void {
     if (this.ts - memo.lastEventAt < CODEX_ACTIVITY_INTERVAL_MS) return;

@@ -4,6 +4,7 @@ import type { Emitter } from './emitter';
 import { isObject, str } from './rollout-line';
 import type { Run } from './run';
 import type { ThreadMemo } from './state';
+import { tokenCount } from './token-usage';
 
 type Json = Record<string, unknown>;
 
@@ -77,7 +78,10 @@ export function routeEventMsg(_run: Run, memo: ThreadMemo, p: Json, emit: Emitte
     });
     return true;
   }
-  if (type === 'token_count') return true;
+  if (type === 'token_count') {
+    tokenCount(memo, p, emit);
+    return true;
+  }
   emit.clearAttention(memo);
   switch (type) {
     case 'task_started':

@@ -7,6 +7,7 @@ import { type RolloutLine, outputText, str } from './rollout-line';
 import type { Run } from './run';
 import { MAX_HELD_LINES, type ThreadMemo, countSkipped, threadOf } from './state';
 import { createWhenReady } from './threads';
+import { noteCopiedTotals, noteTurnContext } from './token-usage';
 
 /**
  * Codex writes this as the output of the parent's spawn call at the end of a fork's copied
@@ -29,6 +30,8 @@ function route(run: Run, memo: ThreadMemo, line: RolloutLine): void {
       emit.activity(memo, 'Conversation compacted');
       return;
     case 'turn_context':
+      noteTurnContext(memo, line.payload);
+      return;
     case 'session_meta':
       return;
     default:
@@ -39,6 +42,8 @@ function route(run: Run, memo: ThreadMemo, line: RolloutLine): void {
 /** A line of a fork's copied history: skipped; the copy ends with the parent's spawn call output. */
 function readCopiedLine(run: Run, memo: ThreadMemo, line: RolloutLine): void {
   const p = line.payload;
+  if (line.type === 'event_msg') noteCopiedTotals(memo, p);
+  if (line.type === 'turn_context') noteTurnContext(memo, p);
   if (line.type !== 'response_item' || p['type'] !== 'function_call_output') return;
   if (!FORK_MARKER.test(outputText(p))) return;
   memo.replay = 'done';

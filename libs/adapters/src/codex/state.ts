@@ -23,6 +23,14 @@ export interface SpawnCall {
   childId?: string;
 }
 
+/** Cumulative tokens of a thread as its last `token_count` gave them. */
+export interface TokenTotals {
+  /** Input tokens, cached ones included. */
+  input: number;
+  cached: number;
+  output: number;
+}
+
 /** One rollout file: one Codex thread, a session or a sub-agent. */
 export interface ThreadMemo {
   path: string;
@@ -43,6 +51,10 @@ export interface ThreadMemo {
   spawns: OwnRecord<SpawnCall>;
   /** Open `wait_agent` calls: the refs they wait on. */
   waits: OwnRecord<string[]>;
+  /** Model of the current turn (its `turn_context`). */
+  model?: string;
+  /** Totals of the last `token_count`: usage is reported as the difference to them. */
+  tokenTotals?: TokenTotals;
   /** Lines read before the node could be created (its parent not read yet). */
   held: RolloutLine[];
 }

@@ -43,6 +43,9 @@ export interface List<T> {
 export type Graph = OkBody<'retrieveGraph'>;
 export type Retention = Graph['retention'];
 export type GraphCounts = Graph['counts'];
+/** Tokens and their estimated cost: a Graph's `usage`, a Node's `usage`/`descendant_usage`. */
+export type Usage = Graph['usage'];
+export type UsageCounts = Usage['by_model'][string];
 export type NodeState = NodeSchema['state'];
 export type NodeKind = NodeSchema['kind'];
 export type Attention = NonNullable<NodeSchema['attention']>;

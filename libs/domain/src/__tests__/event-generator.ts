@@ -16,7 +16,7 @@ export interface Step {
 }
 
 export const stepArb: fc.Arbitrary<Step> = fc.record({
-  kind: fc.nat(19),
+  kind: fc.nat(21),
   a: fc.nat(1_000),
   b: fc.nat(1_000),
   c: fc.nat(1_000),
@@ -39,6 +39,9 @@ interface GenNode {
 }
 
 const pick = <T>(list: T[], n: number): T => list[n % list.length]!;
+
+/** A model with a dated name, one without a date, and one the price table does not know. */
+const USAGE_MODELS = ['claude-sonnet-4-5-20250929', 'gpt-5-codex', 'mystery-model-1'];
 
 /** Builds raw WatchEvents, mostly valid, from the refs known so far (accepted + earlier in the batch). */
 export class EventGenerator {
@@ -155,6 +158,15 @@ export class EventGenerator {
         });
       case 17:
         return this.raw('attention.cleared', node.ref, {});
+      case 18:
+      case 19:
+        return this.raw('usage.reported', pick(all, s.a).ref, {
+          model: pick(USAGE_MODELS, s.b),
+          input_tokens: s.c % 5 === 0 ? 0 : s.c * 7,
+          output_tokens: s.b % 5 === 0 ? 0 : s.b * 3,
+          ...(s.flag ? { cache_read_tokens: s.c * 101, cache_creation_tokens: s.b * 13 } : {}),
+          ...(s.a % 3 === 0 ? { message_id: `msg_${s.a}` } : {}),
+        });
       default:
         node.ended = true;
         return this.raw('ended', node.ref, { state: pick([...END_STATES], s.b) });

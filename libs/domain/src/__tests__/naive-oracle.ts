@@ -1,6 +1,13 @@
 import { emptyCounts, StoredGraphCounts } from '../graph-counts';
 import { BlockedRecord, NodeKind, NodeState } from '../node';
+import { TokenCounts } from '../usage/usage';
 import { WatchEvent } from '../watch-event';
+
+/** Tokens one `usage.reported` event added, as sent. */
+export interface Reported {
+  model: string;
+  tokens: TokenCounts;
+}
 
 interface OracleNode {
   no: number;
@@ -11,6 +18,7 @@ interface OracleNode {
   ended: boolean;
   state: NodeState;
   openTasks: number;
+  reported: Reported[];
 }
 
 export interface ExpectedNodeCounts {
@@ -66,6 +74,17 @@ export class NaiveOracle {
           if (from === self!.no && listed) this.waits.delete(key);
         }
         break;
+      case 'usage.reported':
+        self!.reported.push({
+          model: ev.payload.model,
+          tokens: {
+            input_tokens: ev.payload.input_tokens,
+            cache_read_tokens: ev.payload.cache_read_tokens ?? 0,
+            cache_creation_tokens: ev.payload.cache_creation_tokens ?? 0,
+            output_tokens: ev.payload.output_tokens,
+          },
+        });
+        break;
       case 'ended':
         self!.ended = true;
         self!.state = ev.payload.state;
@@ -116,6 +135,13 @@ export class NaiveOracle {
     };
   }
 
+  /** Every report of the node itself, of its subtree (itself included), of the whole graph. */
+  reports(no: number | 'graph', subtree: boolean): Reported[] {
+    return this.nodes
+      .filter((n) => no === 'graph' || n.no === no || (subtree && this.isDescendant(n.no, no)))
+      .flatMap((n) => n.reported);
+  }
+
   /** Node numbers in depth-first pre-order, children oldest first. */
   preOrder(): number[] {
     const out: number[] = [];
@@ -148,6 +174,7 @@ export class NaiveOracle {
       ended: false,
       state: 'working',
       openTasks: 0,
+      reported: [],
     };
     this.nodes.push(node);
     return node;

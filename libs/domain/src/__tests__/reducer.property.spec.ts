@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { AppliedEvent } from '../applied-event';
 import { ChangeEntry } from '../event';
-import { storedCountsJson } from '../graph-counts';
+import { storedCountsJson, StoredGraphCounts } from '../graph-counts';
 import { GraphState } from '../graph-state';
 import { decodeId } from '../ids';
 import { presentEvent } from '../public-event';
@@ -26,6 +26,7 @@ import {
 import { LIMITS, parseWatchEvent, Rejection } from '../watch-event';
 import { EventGenerator, GeneratedEvent, Step, stepArb } from './event-generator';
 import { NaiveOracle } from './naive-oracle';
+import { expectUsageOf } from './naive-usage';
 import { rowsOf, snapshotState } from './state-snapshot';
 
 /** Generated times are arbitrary: no clock refuses them here (the window has its own test). */
@@ -65,9 +66,14 @@ function expectedChanges(
 
 function checkAgainstOracle(state: GraphState, oracle: NaiveOracle, applied: AppliedEvent): void {
   const expectedCounts = oracle.expectedCounts();
-  expectEqual(state.counts, expectedCounts);
-  expectEqual(applied.event.counts, expectedCounts);
+  const { usage: _u, ...expectedNodeCounts } = expectedCounts;
+  const withoutUsage = ({ usage: _, ...counts }: StoredGraphCounts) => counts;
+  expectEqual(withoutUsage(state.counts), expectedNodeCounts);
+  expectEqual(withoutUsage(applied.event.counts), expectedNodeCounts);
+  expectUsageOf(applied.event.counts.usage!, oracle.reports('graph', true));
   for (const rec of state.nodes.values()) {
+    expectUsageOf(rec.usage, oracle.reports(rec.no, false));
+    expectUsageOf(rec.descendantUsage, oracle.reports(rec.no, true));
     const { childCount, descendantCount, backgroundAgentCount, blocked } = rec;
     expectEqual(
       { no: rec.no, childCount, descendantCount, backgroundAgentCount, blocked },

@@ -5,6 +5,7 @@ import { listSchema } from './list.schema';
 import { MessageSchema, SpawnSchema, TaskSchema, WaitSchema } from './node-items.schema';
 import { NodeSchema } from './node.schema';
 import { NoticeSchema } from './notice.schema';
+import { UsageCountsSchema, UsageSchema } from './usage.schema';
 import { ref } from './json-schema';
 
 export { fieldOrder, inFieldOrder } from './json-schema';
@@ -15,6 +16,7 @@ export * from './list.schema';
 export * from './node-items.schema';
 export * from './node.schema';
 export * from './notice.schema';
+export * from './usage.schema';
 
 /**
  * Every public object's schema by name: the OpenAPI document's components, and what the API's
@@ -25,6 +27,8 @@ export const PUBLIC_SCHEMAS = {
   Graph: GraphSchema,
   Retention: RetentionSchema,
   GraphCounts: GraphCountsSchema,
+  Usage: UsageSchema,
+  UsageCounts: UsageCountsSchema,
   Node: NodeSchema,
   Event: EventSchema,
   Task: TaskSchema,

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ATTENTION_REASONS, LINK_METHODS, NODE_STATES } from '../node';
 import { bool, closed, fieldOrder, int, nullable, oneOf, ref, str } from './json-schema';
+import type { Usage } from '../usage/usage';
 
 /** A nested Node or list of an expansion; its shape is the Node's (or NodeList's) own. */
 type Expansion = Record<string, unknown>;
@@ -16,6 +17,13 @@ const BlockedSchema = closed({
   open_tasks: int(),
   cycle: bool(),
 });
+
+/** A Usage, or null while no tokens were reported. */
+const usageOrNull = (description: string) =>
+  Type.Unsafe<Usage | null>({
+    anyOf: [{ $ref: '#/components/schemas/Usage' }, { type: 'null' }],
+    description,
+  });
 
 /**
  * The read API's Node. Property order is the response's field order; expansions sit beside
@@ -68,6 +76,12 @@ export const NodeSchema = closed({
     open: int(),
   }),
   blocked: nullable(BlockedSchema),
+  usage: usageOrNull(
+    'Tokens the node itself reported, with their estimated cost; null before any.',
+  ),
+  descendant_usage: usageOrNull(
+    'Tokens of the node’s whole subtree, its own included, with their estimated cost; null before any.',
+  ),
   children: expansion('NodeList', 'Expanded: the first 100 children, oldest first.'),
   descendants: expansion('NodeList', 'Expanded: the first 1,000 nodes below, in tree order.'),
   tasks: expansion('TaskList'),

@@ -12,6 +12,7 @@ import { checkRefs, RefView } from './ref-checks';
 import { RejectedEventError } from './rejected-event-error';
 import { updateTasks } from './tasks';
 import { endWaits, startWaits } from './wait-events';
+import { reportUsage } from './usage';
 
 /** Validation's view of a state: the refs of its nodes, whether they have ended, their session and depth. */
 export function stateRefView(state: GraphState): RefView {
@@ -82,5 +83,7 @@ function applyToNode(ctx: EventContext, rec: NodeRecord, ev: WatchEvent): void {
       return clearAttention(rec);
     case 'ended':
       return endNode(ctx, rec, ev);
+    case 'usage.reported':
+      return reportUsage(ctx, rec, ev);
   }
 }

@@ -51,6 +51,8 @@ function newNode(
     backgroundAgentCount: 0,
     taskCounts: NO_TASKS,
     blocked: null,
+    usage: null,
+    descendantUsage: null,
   };
 }
 

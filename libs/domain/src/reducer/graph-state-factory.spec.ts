@@ -1,3 +1,4 @@
+import { NO_USAGE } from '../usage/usage';
 import { Harness } from '../__tests__/harness';
 import { rowsOf, snapshotState } from '../__tests__/state-snapshot';
 import { WatchEvent } from '../watch-event';
@@ -14,6 +15,7 @@ describe('graph states', () => {
       agents: 0,
       blocked: 0,
       by_state: { working: 0, input_required: 0, idle: 0, completed: 0, failed: 0, canceled: 0 },
+      usage: NO_USAGE,
     });
   });
 

@@ -4,8 +4,12 @@ import { NodeRecord } from '../node';
 import { TaskItem, WaitRecord } from '../records';
 import { copyNodeRecord } from './copy-node-record';
 import { addOpenWait } from './wait-index';
+import { DEFAULT_PRICES, type PriceTable } from '../usage/model-prices';
 
-export const createGraphState = (graphId: number): GraphState => ({
+export const createGraphState = (
+  graphId: number,
+  prices: PriceTable = DEFAULT_PRICES,
+): GraphState => ({
   graphId,
   lastSeq: 0,
   lastCreated: 0,
@@ -17,6 +21,7 @@ export const createGraphState = (graphId: number): GraphState => ({
   openWaitCount: 0,
   tasks: new Map(),
   counts: emptyCounts(),
+  prices,
 });
 
 /** The current rows of one graph, as the apply worker loads them. */
@@ -31,11 +36,13 @@ export interface GraphStateRows {
   openWaits: WaitRecord[];
   /** The newest task snapshot of every node that has one. */
   tasks: { nodeNo: number; tasks: TaskItem[] }[];
+  /** The model prices to apply its next events with (default DEFAULT_PRICES). */
+  prices?: PriceTable;
 }
 
 /** Rebuilds a state from rows; the rows are copied, never kept. */
 export function graphStateFromRows(rows: GraphStateRows): GraphState {
-  const state = createGraphState(rows.graphId);
+  const state = createGraphState(rows.graphId, rows.prices);
   state.lastSeq = rows.lastSeq;
   state.lastCreated = rows.lastCreated;
   state.counts = { ...rows.counts, by_state: { ...rows.counts.by_state } };

@@ -86,7 +86,7 @@ describe('rejections (applyEvent throws and leaves the state untouched)', () => 
     expect(send(setup())).toEqual({
       param: 'node',
       message:
-        'Node "S/done" has ended and accepts only activity events now; send no other event after its ended event.',
+        'Node "S/done" has ended and accepts only activity and usage.reported events now; send no other event after its ended event.',
     });
   });
 

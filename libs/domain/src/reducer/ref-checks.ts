@@ -16,6 +16,8 @@ export interface RefView {
 }
 
 const CREATE_TYPES: ReadonlySet<string> = new Set(['session.started', 'agent.spawned']);
+/** What a node that has ended still accepts: late activity, and usage reported after the end. */
+const AFTER_END_TYPES: ReadonlySet<string> = new Set(['activity', 'usage.reported']);
 
 export const isCreateEvent = (
   ev: WatchEvent,
@@ -48,10 +50,10 @@ export function checkRefs(view: RefView, ev: WatchEvent): Rejection | null {
     );
   }
   if (!self) return unknownRef('node', ev.node);
-  if (self.ended && ev.type !== 'activity') {
+  if (self.ended && !AFTER_END_TYPES.has(ev.type)) {
     return {
       param: 'node',
-      message: `Node ${quote(ev.node)} has ended and accepts only activity events now; send no other event after its ended event.`,
+      message: `Node ${quote(ev.node)} has ended and accepts only activity and usage.reported events now; send no other event after its ended event.`,
     };
   }
   switch (ev.type) {

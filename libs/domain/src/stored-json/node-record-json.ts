@@ -46,5 +46,7 @@ export function nodeRecordFromJson(json: string, sortKey: string, createdSeq: nu
       openTasks: b.open_tasks,
       cycle: b.cycle,
     },
+    usage: n.usage ?? null,
+    descendantUsage: n.descendant_usage ?? null,
   };
 }

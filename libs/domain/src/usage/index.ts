@@ -1,0 +1,4 @@
+export * from './usage';
+export * from './model-prices';
+export * from './add-usage';
+export * from './usage-json';
