@@ -63,7 +63,7 @@ describe('Gemini CLI chats', () => {
   it('dates every event by its own record and names the provider', () => {
     for (const e of events) {
       // keys start with the id of the file whose record made the event (a creation: its ref)
-      const prefix = e.key.replace(/:(L\d+:\d+|started|spawned)$/, '');
+      const prefix = e.key.replace(/:(L\d+:\d+|started|spawned|usage:[^:]+)$/, '');
       const chat = [...facts.values()].find((f) => prefix === refOf(f.id) || prefix === fileId(f))!;
       expect([e.key, chat.timestamps.has(e.created)]).toEqual([e.key, true]);
       expect(e.source).toEqual({

@@ -1,4 +1,11 @@
-import type { NodeState, PayloadOf, WatchEvent, WatchEventType } from '@graph-history/domain';
+import {
+  hasTokens,
+  type NodeState,
+  type PayloadOf,
+  type TokenCounts,
+  type WatchEvent,
+  type WatchEventType,
+} from '@graph-history/domain';
 import type { TranscriptAdapter } from './adapter';
 import { eventKey } from './event-key';
 import { eventSource } from './event-source';
@@ -67,6 +74,25 @@ export class NodeEmitter {
     if (type === 'ended') memo.ended = true;
     if (type === 'attention.raised') memo.attention = true;
     if (type === 'attention.cleared') memo.attention = false;
+    return true;
+  }
+
+  /**
+   * Tokens of one provider record, keyed by that record (`key`) rather than by the line that
+   * carries it, so the record written or read again is a duplicate. Also after the node ended
+   * (a late record); never a report of no tokens.
+   */
+  usage(memo: NodeMemo, key: string, payload: PayloadOf<'usage.reported'> & TokenCounts): boolean {
+    if (memo.ref === undefined || !hasTokens(payload)) return false;
+    this.out.push({
+      key,
+      type: 'usage.reported',
+      created: this.ts,
+      node: memo.ref,
+      payload,
+      source: eventSource(this.source.provider, this.source.adapter, memo.version),
+    });
+    memo.lastEventAt = Math.max(memo.lastEventAt, this.ts);
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { cleanText, firstLine } from '../text';
-import { LIMITS } from '@graph-history/domain';
+import { tokenCount } from '../token-count';
 import type { Fact, ToolResultFact, UsageFact } from './line';
 import { hasNotification, notificationFacts } from './notification';
 import { teammateMessages } from './teammate-messages';
@@ -118,10 +118,6 @@ export function assistantFacts(line: Obj): Fact[] {
   return usage ? [...facts, usage] : facts;
 }
 
-/** A count Claude Code wrote, or 0 when it is absent or not a count. */
-const count = (v: unknown): number =>
-  typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? Math.min(v, LIMITS.tokens) : 0;
-
 /** The message's `usage`, with the id that makes it count once (its message id, else request id). */
 function usageFact(line: Obj, message: Obj): UsageFact | undefined {
   const usage = message['usage'];
@@ -136,10 +132,10 @@ function usageFact(line: Obj, message: Obj): UsageFact | undefined {
     id: cleanText(id, LABEL_MAX),
     model: cleanText(model, LABEL_MAX),
     tokens: {
-      input_tokens: count(usage['input_tokens']),
-      cache_read_tokens: count(usage['cache_read_input_tokens']),
-      cache_creation_tokens: count(usage['cache_creation_input_tokens']),
-      output_tokens: count(usage['output_tokens']),
+      input_tokens: tokenCount(usage['input_tokens']),
+      cache_read_tokens: tokenCount(usage['cache_read_input_tokens']),
+      cache_creation_tokens: tokenCount(usage['cache_creation_input_tokens']),
+      output_tokens: tokenCount(usage['output_tokens']),
     },
     ...(messageId ? { messageId: cleanText(messageId, LABEL_MAX) } : {}),
     ...(requestId ? { requestId: cleanText(requestId, LABEL_MAX) } : {}),

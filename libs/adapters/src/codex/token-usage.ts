@@ -1,16 +1,12 @@
 import { hasTokens, LIMITS, type TokenCounts } from '@graph-history/domain';
 import { cleanText } from '../text';
+import { UNKNOWN_MODEL, tokenCount as count } from '../token-count';
 import type { Emitter } from './emitter';
 import { isObject, str } from './rollout-line';
 import type { ThreadMemo, TokenTotals } from './state';
 
 type Json = Record<string, unknown>;
 
-/** Codex names no model before its first `turn_context`. */
-export const UNKNOWN_MODEL = 'unknown';
-
-const count = (v: unknown): number =>
-  typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : 0;
 
 /** `info.total_token_usage` of a `token_count` event_msg (codex-rs protocol TokenUsage). */
 function totalsOf(p: Json): TokenTotals | undefined {
@@ -65,5 +61,6 @@ export function tokenCount(memo: ThreadMemo, p: Json, emit: Emitter): void {
   if (!totals) return;
   const tokens = delta(totals, memo.tokenTotals);
   memo.tokenTotals = totals;
+  // Codex names no model before its first `turn_context`
   if (hasTokens(tokens)) emit.usage(memo, { model: memo.model ?? UNKNOWN_MODEL, ...tokens });
 }

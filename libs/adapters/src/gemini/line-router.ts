@@ -6,6 +6,7 @@ import { messagesOf } from './agent-calls';
 import type { ChatLine } from './chat-line';
 import { createWhenReady, readHeader } from './chats';
 import { contentText } from './chat-line';
+import { reportTokens } from './message-tokens';
 import { applyMessage } from './messages';
 import type { Run } from './run';
 import { GEMINI_SOURCE } from './source';
@@ -16,7 +17,10 @@ const PROMPT_MAX = 2_000;
 /** Applies one line of a created node. */
 function route(run: Run, memo: ChatMemo, line: ChatLine): void {
   const emit = NodeEmitter.ofLine(GEMINI_SOURCE, line.fileId, line.lineNo, line.ts ?? 0, run.out);
-  for (const message of messagesOf(line)) applyMessage(run, memo, message, emit);
+  for (const message of messagesOf(line)) {
+    applyMessage(run, memo, message, emit);
+    reportTokens(memo, line.fileId, message, emit);
+  }
   if (line.record.kind === 'set') {
     const summary = str(line.record.value['summary']);
     const title = summary === undefined ? undefined : cleanText(summary, LIMITS.shortText);

@@ -31,6 +31,8 @@ export interface ChatMemo extends NodeMemo {
   title?: string;
   /** Message ids whose text was read: a message is re-written whole each time it grows. */
   messages: OwnRecord<1>;
+  /** Message ids whose tokens were reported (absent in states saved before usage). */
+  usage?: OwnRecord<1>;
   /** Tool call ids already applied. */
   calls: OwnRecord<1>;
   /** Sub-agents this chat waits on (an agent tool runs in the foreground): agent id -> ref. */

@@ -3,6 +3,7 @@ import { type Json, isObject, str } from '../json';
 import { NodeEmitter } from '../node-emitter';
 import { deleteOwn, getOwn, setOwn } from '../own-record';
 import { cleanText, firstLine } from '../text';
+import { reportTokens } from './message-tokens';
 import type { RowLine } from './row-line';
 import { OPENCODE_SOURCE } from './source';
 import type { Run, SessionMemo, TaskEnd } from './state';
@@ -43,6 +44,7 @@ function messageRow(run: Run, memo: SessionMemo, line: RowLine): void {
   if (info['role'] !== 'assistant' || time['completed'] === undefined) return;
   if (!once(run, line, 'done')) return;
   const emit = emitterOf(run, line, 'done');
+  reportTokens(memo, line, emit);
   const error = isObject(info['error']) ? info['error'] : undefined;
   if (error && memo.depth) {
     emit.send('ended', memo, {
