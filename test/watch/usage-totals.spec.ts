@@ -1,62 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claudeCodeAdapter, codexAdapter, type SourceLine } from '@graph-history/adapters';
-import {
-  applyEvent,
-  createGraphState,
-  type GraphState,
-  type TokenCounts,
-  type WatchEvent,
-} from '@graph-history/domain';
+import { claudeCodeAdapter, codexAdapter } from '@graph-history/adapters';
+import type { TokenCounts } from '@graph-history/domain';
 import { codexFacts, rolloutFiles, rootOf } from './support/codex-facts';
 import { FIXTURES, fixtureLines, listPaths } from './support/fixture-lines';
+import { ZERO, convert, ingest, nonZero, plus, tokensOf } from './support/token-sums';
 
 /**
  * Usage from the providers' own records (issue 31): per session and per sub-agent, the totals the
  * graph holds equal sums computed here from the raw files, without the adapters: Claude Code
  * counts each message once (its lines repeat the message's `usage`), Codex the differences of its
- * cumulative `token_count` totals.
+ * cumulative `token_count` totals. Gemini CLI, opencode and Cursor: usage-providers.spec.ts.
  */
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const ZERO: TokenCounts = {
-  input_tokens: 0,
-  cache_read_tokens: 0,
-  cache_creation_tokens: 0,
-  output_tokens: 0,
-};
-const plus = (a: TokenCounts, b: TokenCounts): TokenCounts => ({
-  input_tokens: a.input_tokens + b.input_tokens,
-  cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
-  cache_creation_tokens: a.cache_creation_tokens + b.cache_creation_tokens,
-  output_tokens: a.output_tokens + b.output_tokens,
-});
-const tokensOf = (u: TokenCounts | null): TokenCounts => plus(ZERO, u ?? ZERO);
 const sorted = (list: TokenCounts[]) => list.map((t) => JSON.stringify(t)).sort();
-
-/** Converts all lines with one state, as `watch` does, then flushes. */
-function convert<S>(
-  adapter: {
-    initialState(): S;
-    toEvents(s: S, l: SourceLine[]): { events: WatchEvent[] };
-    flush(s: S): { events: WatchEvent[] };
-  },
-  lines: SourceLine[],
-): WatchEvent[] {
-  const state = adapter.initialState();
-  return [...adapter.toEvents(state, lines).events, ...adapter.flush(state).events];
-}
-
-/** Applies events as ingest does: an event whose key was stored before is a duplicate. */
-function ingest(events: WatchEvent[], state = createGraphState(1)): GraphState {
-  const keys = new Set<string>();
-  for (const ev of events) {
-    if (keys.has(ev.key)) continue;
-    keys.add(ev.key);
-    applyEvent(state, ev, state.lastSeq + 1);
-  }
-  return state;
-}
 
 /** Each distinct message's usage (first line of the message), by file, with its sidechain flag. */
 function claudeMessages(
@@ -88,7 +46,6 @@ function claudeMessages(
 
 const sum = (list: Array<{ tokens: TokenCounts }>) =>
   list.reduce((t, m) => plus(t, m.tokens), ZERO);
-const nonZero = (t: TokenCounts) => Object.values(t).some((n) => n > 0);
 
 describe.each(['v2-subagent-files', 'v2-prefix-general-purpose', 'v1-inline-sidechains'])(
   'Claude Code usage, %s',

@@ -7,7 +7,6 @@ import type { ThreadMemo, TokenTotals } from './state';
 
 type Json = Record<string, unknown>;
 
-
 /** `info.total_token_usage` of a `token_count` event_msg (codex-rs protocol TokenUsage). */
 function totalsOf(p: Json): TokenTotals | undefined {
   const info = p['info'];

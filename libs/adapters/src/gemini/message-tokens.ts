@@ -19,7 +19,10 @@ export function messageTokens(tokens: Json): TokenCounts {
     input_tokens: Math.min(input - cached + tokenCount(tokens['tool']), LIMITS.tokens),
     cache_read_tokens: cached,
     cache_creation_tokens: 0,
-    output_tokens: Math.min(tokenCount(tokens['output']) + tokenCount(tokens['thoughts']), LIMITS.tokens),
+    output_tokens: Math.min(
+      tokenCount(tokens['output']) + tokenCount(tokens['thoughts']),
+      LIMITS.tokens,
+    ),
   };
 }
 
