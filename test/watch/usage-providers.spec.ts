@@ -4,12 +4,20 @@ import {
   geminiAdapter,
   opencodeAdapter,
 } from '@graph-history/adapters';
-import type { GraphState, TokenCounts, WatchEvent } from '@graph-history/domain';
+import type { GraphState, WatchEvent } from '@graph-history/domain';
 import fc from 'fast-check';
 import { cursorFacts, transcriptFiles } from './support/cursor-facts';
 import { chatFiles, chatLines, geminiFacts } from './support/gemini-facts';
 import { expectValidStream, nodeOf } from './support/graph-replay';
 import { type OpencodeRows, opencodeRows, rootOf, rowFiles } from './support/opencode-fixture';
+import {
+  completedReply,
+  geminiMessages,
+  geminiSum,
+  opencodeMessages,
+  opencodeSum,
+  opencodeTokens,
+} from './support/usage-oracles';
 import {
   type Converter,
   ZERO,
@@ -56,27 +64,8 @@ const modelsOf = (state: GraphState, ref: string) =>
 
 // ---- Gemini CLI ---------------------------------------------------------------------------
 
-/** gemini-cli's TokensSummary in the graph's kinds: `cached` is part of `input`. */
-const geminiTokens = (t: Json): TokenCounts => ({
-  input_tokens: t.input - t.cached + (t.tool ?? 0),
-  cache_read_tokens: t.cached,
-  cache_creation_tokens: 0,
-  output_tokens: t.output + (t.thoughts ?? 0),
-});
-
-/** A chat's gemini messages with tokens, by id: the last copy of each (a message is re-written). */
-function geminiMessages(lines: Array<{ text: string }>): Map<string, Json> {
-  const out = new Map<string, Json>();
-  for (const { text } of lines) {
-    const record = JSON.parse(text) as Json;
-    const messages: Json[] = record.$set ? (record.$set.messages ?? []) : [record];
-    for (const m of messages) if (m.type === 'gemini' && m.tokens) out.set(m.id, m);
-  }
-  return out;
-}
-
-const geminiSum = (messages: Map<string, Json>) =>
-  [...messages.values()].reduce((t, m) => plus(t, geminiTokens(m.tokens)), ZERO);
+/** The records of a file's lines. */
+const recordsOf = (lines: SourceLine[]) => lines.map((l) => JSON.parse(l.text) as Json);
 
 describe('Gemini CLI usage', () => {
   const facts = geminiFacts();
@@ -98,7 +87,7 @@ describe('Gemini CLI usage', () => {
     let withTokens = 0;
     for (const file of files) {
       const id = chatOf(file);
-      const messages = geminiMessages(file);
+      const messages = geminiMessages(recordsOf(file));
       const expected = geminiSum(messages);
       if (nonZero(expected)) withTokens += 1;
       expect([id, usageOf(state, refOf(id))]).toEqual([id, expected]);
@@ -110,7 +99,7 @@ describe('Gemini CLI usage', () => {
 
   it('reports each message once, keyed by its chat and message id', () => {
     const reports = events.filter((e) => e.type === 'usage.reported');
-    const unique = files.reduce((n, f) => n + geminiMessages(f).size, 0);
+    const unique = files.reduce((n, f) => n + geminiMessages(recordsOf(f)).size, 0);
     expect(reports).toHaveLength(unique);
     expect(new Set(reports.map((e) => e.key)).size).toBe(unique);
     // a message re-written with its tokens, and again in a checkpoint: one report
@@ -121,7 +110,10 @@ describe('Gemini CLI usage', () => {
   it('rolls a session up over its sub-agents, at any depth', () => {
     for (const session of [...facts.values()].filter((f) => f.kind === 'main')) {
       const chats = files.filter((f) => facts.get(chatOf(f))!.sessionId === session.id);
-      const expected = chats.reduce((t, f) => plus(t, geminiSum(geminiMessages(f))), ZERO);
+      const expected = chats.reduce(
+        (t, f) => plus(t, geminiSum(geminiMessages(recordsOf(f)))),
+        ZERO,
+      );
       expect(tokensOf(nodeOf(state, session.id).descendantUsage)).toEqual(expected);
     }
   });
@@ -147,7 +139,7 @@ describe('Gemini CLI usage', () => {
             if (!partial.byRef.has(ref)) return; // a sub-agent whose session is not read yet
             expect([ref, usageOf(partial, ref)]).toEqual([
               ref,
-              geminiSum(geminiMessages(file.slice(0, cuts[i]))),
+              geminiSum(geminiMessages(recordsOf(file.slice(0, cuts[i])))),
             ]);
           });
           const more = chunked(geminiAdapter, [rest], first.state).events;
@@ -164,30 +156,11 @@ describe('Gemini CLI usage', () => {
 
 // ---- opencode -----------------------------------------------------------------------------
 
-/** opencode's assistant tokens in the graph's kinds: `input` is fresh, reasoning is output. */
-const opencodeTokens = (t: Json): TokenCounts => ({
-  input_tokens: t.input,
-  cache_read_tokens: t.cache.read,
-  cache_creation_tokens: t.cache.write,
-  output_tokens: t.output + t.reasoning,
-});
-
-const completed = (data: Json) => data.role === 'assistant' && data.time?.completed !== undefined;
-
-/** A session's completed assistant messages in the row lines given, by id (the last version). */
-function opencodeMessages(lines: SourceLine[], session: string): Map<string, Json> {
-  const out = new Map<string, Json>();
-  for (const { text } of lines) {
-    const { table, row } = JSON.parse(text) as Json;
-    if (table === 'message' && row.session_id === session && completed(row.data)) {
-      out.set(row.id, row.data);
-    }
-  }
-  return out;
-}
-
-const opencodeSum = (messages: Map<string, Json>) =>
-  [...messages.values()].reduce((t, m) => plus(t, opencodeTokens(m.tokens)), ZERO);
+/** The message rows among row lines. */
+const messageRows = (lines: SourceLine[]) =>
+  recordsOf(lines)
+    .filter((l) => l.table === 'message')
+    .map((l) => l.row as Json);
 
 /**
  * The rows as opencode writes them while a reply streams: each assistant message first without
@@ -225,7 +198,7 @@ describe('opencode usage', () => {
     expect(rows.messages.length).toBeGreaterThan(opencodeRows().messages.length);
     let withTokens = 0;
     for (const s of rows.sessions) {
-      const messages = opencodeMessages(lines, s.id);
+      const messages = opencodeMessages(messageRows(lines), s.id);
       const expected = opencodeSum(messages);
       if (nonZero(expected)) withTokens += 1;
       expect([s.id, usageOf(state, refOf(s.id))]).toEqual([s.id, expected]);
@@ -240,7 +213,7 @@ describe('opencode usage', () => {
   it('reports each message with tokens once, when it completes, keyed by its id', () => {
     const reports = events.filter((e) => e.type === 'usage.reported');
     const withTokens = opencodeRows().messages.filter(
-      (m) => completed(m.data) && nonZero(opencodeTokens((m.data as Json).tokens)),
+      (m) => completedReply(m.data) && nonZero(opencodeTokens((m.data as Json).tokens)),
     );
     expect(reports.map((e) => e.key).sort()).toEqual(withTokens.map((m) => `${m.id}:usage`).sort());
     for (const r of reports) {
@@ -253,7 +226,7 @@ describe('opencode usage', () => {
     for (const s of rows.sessions.filter((x) => !x.parent_id)) {
       const tree = rows.sessions.filter((x) => rootOf(rows, x.id) === s.id);
       const expected = tree.reduce(
-        (t, x) => plus(t, opencodeSum(opencodeMessages(lines, x.id))),
+        (t, x) => plus(t, opencodeSum(opencodeMessages(messageRows(lines), x.id))),
         ZERO,
       );
       expect(tokensOf(nodeOf(state, s.id).descendantUsage)).toEqual(expected);
@@ -292,7 +265,7 @@ describe('opencode usage', () => {
             if (!partial.byRef.has(ref)) return; // a sub-agent whose parent is not read yet
             expect([ref, usageOf(partial, ref)]).toEqual([
               ref,
-              opencodeSum(opencodeMessages(file.slice(0, cuts[i]), session)),
+              opencodeSum(opencodeMessages(messageRows(file.slice(0, cuts[i])), session)),
             ]);
           });
           const more = chunked(opencodeAdapter, [rest], first.state).events;
