@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { createProgram } from '@graph-history/cli/cli';
 import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { claudeProjectName } from '@graph-history/cli/watch/projects';
+import type { TokenCounts } from '@graph-history/domain';
 import { captureIo } from './support/capture-io';
 import { CODEX_FIXTURES } from './support/codex-facts';
 import { CURSOR_FIXTURES, cursorFacts } from './support/cursor-facts';
@@ -23,6 +24,8 @@ import { FIXTURES } from './support/fixture-lines';
 import { GEMINI_FIXTURES, geminiFacts } from './support/gemini-facts';
 import { type ApiNode, LiveStack } from './support/live-stack';
 import { buildOpencodeDb, opencodeRows } from './support/opencode-fixture';
+import { tokensOf } from './support/token-sums';
+import { geminiMessages, geminiSum } from './support/usage-oracles';
 
 /**
  * `watch --once` over Gemini CLI chats and Cursor transcripts (test/fixtures/gemini-cli and
@@ -46,6 +49,8 @@ describe('watch over Gemini CLI and Cursor sessions, and every provider at once,
   }
 
   const providerOf = (node: ApiNode) => (node as ApiNode & { provider: string }).provider;
+  const usageOf = (node: ApiNode) =>
+    tokensOf((node as ApiNode & { usage: TokenCounts | null }).usage);
   const keyFor = (name: string) => new ProjectGraphKeys(join(suite.tmp, 'data')).keyFor(name);
 
   async function settled(graph: string, count: number, done: (n: ApiNode[]) => boolean) {
@@ -84,6 +89,8 @@ describe('watch over Gemini CLI and Cursor sessions, and every provider at once,
         f.startTs,
         'gemini-cli',
       ]);
+      // tokens of its unique messages (watch --once -> API)
+      expect([f.id, usageOf(node)]).toEqual([f.id, geminiSum(geminiMessages(f.records))]);
       if (f.kind === 'main') continue;
       expect([f.id, byId.get(node.parent_id!)!.provider_ref]).toEqual([
         f.id,

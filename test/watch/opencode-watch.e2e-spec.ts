@@ -6,6 +6,7 @@ import { OpencodeFinder } from '@graph-history/cli/watch/opencode/opencode-finde
 import { WatchRunner } from '@graph-history/cli/watch/watch-runner';
 import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { claudeProjectName } from '@graph-history/cli/watch/projects';
+import type { TokenCounts } from '@graph-history/domain';
 import { captureIo } from './support/capture-io';
 import { type ApiNode, LiveStack } from './support/live-stack';
 import {
@@ -15,12 +16,17 @@ import {
   writeLegacyStorage,
   writeRows,
 } from './support/opencode-fixture';
+import { plus, tokensOf } from './support/token-sums';
+import { opencodeMessages, opencodeSum } from './support/usage-oracles';
 
 /**
  * `watch --once --provider opencode` over a database built from opencode's own schema with the
  * fixture's rows (test/fixtures/opencode, hand-made: see its README), in WAL mode with opencode's
  * writer connection open and writing between runs; read back through the read API.
  */
+const usageOf = (node: ApiNode) =>
+  tokensOf((node as ApiNode & { usage: TokenCounts | null }).usage);
+
 describe('watch over an opencode database, read back through the API', () => {
   const suite = LiveStack.forSuite('watch-opencode');
 
@@ -71,6 +77,11 @@ describe('watch over an opencode database, read back through the API', () => {
           s.parent_id ? 'agent' : 'session',
           s.time_created,
         ]);
+        // tokens of its completed replies (watch --once -> API)
+        expect([s.id, usageOf(node)]).toEqual([
+          s.id,
+          opencodeSum(opencodeMessages(rows.messages, s.id)),
+        ]);
         if (!s.parent_id) {
           expect(node.state).toBe('idle');
           continue;
@@ -91,6 +102,15 @@ describe('watch over an opencode database, read back through the API', () => {
 
       // opencode goes on: a new turn asks a question (the part is running), then it is answered
       const root = roots.find((s) => s.directory === '/home/dev/shop')!;
+      /** msg_a04 as opencode writes it while it streams (tokens so far), then completed. */
+      const reply = (time: object, t: { input: number; output: number }) => ({
+        role: 'assistant',
+        time,
+        parentID: 'msg_a01',
+        modelID: 'claude-sonnet-4-5',
+        providerID: 'anthropic',
+        tokens: { ...t, reasoning: 0, cache: { read: 16_700, write: 120 } },
+      });
       // written now, after every row there (the other project's too)
       const last = Math.max(...rows.sessions.map((s) => s.time_updated));
       const t = (s: number) => last + s * 1000;
@@ -120,7 +140,7 @@ describe('watch over an opencode database, read back through the API', () => {
             session_id: root.id,
             time_created: t(60),
             time_updated: t(60),
-            data: { role: 'assistant', time: { created: t(60) }, parentID: 'msg_a01' },
+            data: reply({ created: t(60) }, { input: 4, output: 30 }),
           },
         ],
         parts: [question('running')],
@@ -136,6 +156,35 @@ describe('watch over an opencode database, read back through the API', () => {
       await suite.stack.until('the answer', async () => {
         const all: ApiNode[] = await suite.stack.nodes(shop);
         return all.find((n) => n.provider_ref === root.id && n.attention === null);
+      });
+      // the reply completes: its final tokens count once; the streamed ones never did
+      const before = usageOf(nodes.find((n) => n.provider_ref === root.id)!);
+      expect(
+        usageOf((await suite.stack.nodes(shop)).find((n) => n.provider_ref === root.id)!),
+      ).toEqual(before);
+      const final = { input: 6, output: 142 };
+      writeRows(writer, {
+        messages: [
+          {
+            id: 'msg_a04',
+            session_id: root.id,
+            time_created: t(60),
+            time_updated: t(80),
+            data: { ...reply({ created: t(60), completed: t(80) }, final), finish: 'stop' },
+          },
+        ],
+      });
+      await watch('--dir', folder);
+      const expected = plus(before, {
+        input_tokens: final.input,
+        cache_read_tokens: 16_700,
+        cache_creation_tokens: 120,
+        output_tokens: final.output,
+      });
+      await suite.stack.until('the completed reply’s tokens', async () => {
+        const all = await suite.stack.nodes(shop);
+        const node = all.find((n) => n.provider_ref === root.id)!;
+        return JSON.stringify(usageOf(node)) === JSON.stringify(expected) ? node : undefined;
       });
 
       const again = await watch('--dir', folder, '--from-start');
