@@ -54,6 +54,13 @@ export class NodeTree {
     return this.order;
   }
 
+  /** Whether any node reported tokens: a root's subtree then has usage. */
+  get hasUsage(): boolean {
+    for (const id of this.children.get(null) ?? [])
+      if (this.byId.get(id)?.descendant_usage) return true;
+    return false;
+  }
+
   private add(n: Node): void {
     this.byId.set(n.id, n);
     const siblings = this.children.get(n.parent_id);

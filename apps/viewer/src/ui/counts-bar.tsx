@@ -25,13 +25,15 @@ export function CountsBar({ graph: g }: { graph: Graph }) {
         <li class={`chip stale${c.stale ? '' : ' zero'}`}>
           <strong>{count(c.stale)}</strong> stale
         </li>
-        <li
-          class="chip usage"
-          title="tokens of every node; the cost is an estimate from list prices"
-        >
-          <strong>{tokens(totalTokens(g.usage))}</strong> tokens · est.{' '}
-          <strong>{usd(g.usage?.cost_usd ?? 0)}</strong>
-        </li>
+        {totalTokens(g.usage) > 0 && (
+          <li
+            class="chip usage"
+            title="tokens of every node; the cost is an estimate from list prices"
+          >
+            <strong>{tokens(totalTokens(g.usage))}</strong> tokens · est.{' '}
+            <strong>{usd(g.usage?.cost_usd ?? 0)}</strong>
+          </li>
+        )}
       </ul>
       <p class="retained">
         History held: {count(r.event_count)} events, {dateTime(r.first_event_created)} →{' '}

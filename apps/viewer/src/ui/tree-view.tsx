@@ -94,28 +94,31 @@ export function TreeView(p: Props) {
     return n ? nodeName(n) : id;
   };
 
+  const usage = p.tree.hasUsage;
   return (
-    <div class="tree-wrap">
-      <label class="tree-sort">
-        Order siblings by{' '}
-        <select
-          value={p.sortBy}
-          onChange={(e) => p.onSort((e.target as HTMLSelectElement).value as UsageSort)}
-        >
-          {USAGE_SORTS.map((s) => (
-            <option key={s.value} value={s.value}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
+    <div class={usage ? 'tree-wrap' : 'tree-wrap no-usage'}>
+      {usage && (
+        <label class="tree-sort">
+          Order siblings by{' '}
+          <select
+            value={p.sortBy}
+            onChange={(e) => p.onSort((e.target as HTMLSelectElement).value as UsageSort)}
+          >
+            {USAGE_SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <div class="tree-head" aria-hidden="true">
         <span>node</span>
         <span>state</span>
         <span>flags</span>
         <span>tasks</span>
-        <span class="num">tokens</span>
-        <span class="num">cost</span>
+        {usage && <span class="num">tokens</span>}
+        {usage && <span class="num">cost</span>}
         <span>headline</span>
       </div>
       <div
@@ -194,15 +197,19 @@ export function TreeView(p: Props) {
                   <NodeFlags node={n} nameOf={nameOf} />
                 </span>
                 <TaskProgress t={n.task_counts} />
-                <span
-                  class="num tokens"
-                  title={`subtree ${count(totalTokens(n.descendant_usage))} tokens; own ${count(totalTokens(n.usage))}`}
-                >
-                  {tokens(totalTokens(n.descendant_usage))}
-                </span>
-                <span class="num cost" title="estimated cost of the subtree (USD)">
-                  {usd(n.descendant_usage?.cost_usd ?? 0)}
-                </span>
+                {usage && (
+                  <span
+                    class="num tokens"
+                    title={`subtree ${count(totalTokens(n.descendant_usage))} tokens; own ${count(totalTokens(n.usage))}`}
+                  >
+                    {tokens(totalTokens(n.descendant_usage))}
+                  </span>
+                )}
+                {usage && (
+                  <span class="num cost" title="estimated cost of the subtree (USD)">
+                    {usd(n.descendant_usage?.cost_usd ?? 0)}
+                  </span>
+                )}
                 <span class="headline">
                   <UserText text={n.headline && plainText(n.headline)} />
                 </span>

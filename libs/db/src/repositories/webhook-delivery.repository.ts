@@ -81,7 +81,7 @@ export class WebhookDeliveryRepository extends Repository {
           p.body, ${now}::bigint, ${now}::bigint
         from picked p
         join webhook_endpoints e on e.account_id = p.account_id
-        left join graphs g on g.graph_id = p.graph_id
+        left join graph_directory g on g.graph_id = p.graph_id
         where e.disabled is null
           and (e.types is null or p.type = any (e.types))
           and (e.graph_keys is null or g.graph_key = any (e.graph_keys))
