@@ -172,16 +172,21 @@ export class FairShare {
     reply.header('Request-Cost', cost);
     if (a.reserved > 0) return this.settleReserved(reply, a, cost - 1);
     if (cost <= 1) return undefined;
-    return Promise.all([a.keys.charge(a.keyId, cost - 1), a.accounts.charge(a.account, cost - 1)]).then(
-      ([byKey, byAccount]) => tell(reply, tighter(byKey, byAccount)),
-    );
+    return Promise.all([
+      a.keys.charge(a.keyId, cost - 1),
+      a.accounts.charge(a.account, cost - 1),
+    ]).then(([byKey, byAccount]) => tell(reply, tighter(byKey, byAccount)));
   }
 
   /**
    * Pays what a request that held tokens spent beyond its first, and frees what it held; waited
    * for only when it spent any (the RateLimit-* headers then say what is left).
    */
-  private settleReserved(reply: FastifyReply, a: Admission, spent: number): Promise<void> | undefined {
+  private settleReserved(
+    reply: FastifyReply,
+    a: Admission,
+    spent: number,
+  ): Promise<void> | undefined {
     const settled = Promise.all([
       a.keys.settle(a.keyId, spent, a.reserved),
       a.accounts.settle(a.account, spent, a.reserved),
