@@ -8,6 +8,7 @@ import {
   nodeId,
   nodeNoOf,
 } from './ids';
+import { useIdKey } from './id-key';
 
 describe('ids', () => {
   it('round-trips node and event ids, each kind only as itself', () => {
@@ -111,5 +112,23 @@ describe('ids', () => {
     ] as const)
       expect(nodeId(g, n)).toBe(encodeId('node', g, n));
     expect(eventId(7, 9)).toBe(encodeId('evt', 7, 9));
+  });
+
+  it('opens a sealed id from its cache as it would without, and forgets it when the key changes', () => {
+    const id = encodeId('node', 5, 6);
+    expect(decodeId('node', id)).toEqual({ graphId: 5, n: 6 });
+    const again = decodeId('node', id)!;
+    expect(again).toEqual({ graphId: 5, n: 6 });
+    again.n = 99; // what a caller does with its answer stays its own
+    expect(decodeId('node', id)).toEqual({ graphId: 5, n: 6 });
+    expect(decodeId('evt', `evt_${id.slice(5)}`)).toBeNull();
+    const node = nodeId(5, 6);
+    expect(node).toBe(id);
+    const key = randomBytes(16);
+    useIdKey(key);
+    // under another key, the same text opens to another block (nearly always no id at all)
+    expect(decodeId('node', id)).not.toEqual({ graphId: 5, n: 6 });
+    expect(nodeId(5, 6)).not.toBe(node);
+    expect(decodeId('node', nodeId(5, 6))).toEqual({ graphId: 5, n: 6 });
   });
 });

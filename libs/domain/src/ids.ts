@@ -1,4 +1,4 @@
-import { openBlock, sealBlock } from './id-key';
+import { idKeyGeneration, openBlock, sealBlock } from './id-key';
 
 /**
  * Public ids are opaque strings that decode to internal keys: `node_…` and `evt_…` carry the
@@ -36,11 +36,27 @@ export interface DecodedId {
   n: number;
 }
 
+/**
+ * Sealed ids opened last, by id (prefix included): a read API process opens the same few ids over
+ * and over (a node polled, the `as_of` of a client's pages), each an AES block otherwise. Emptied
+ * when full, and when the id key changes.
+ */
+const opened = { generation: -1, ids: new Map<string, DecodedId | null>() };
+const OPENED_KEPT = 65_536;
+
 /** The graph id and number of a node or event id, of either form; null when it is none. */
 export function decodeId(prefix: IdPrefix, id: string): DecodedId | null {
   if (typeof id !== 'string' || id.length > 40 || !id.startsWith(`${prefix}_`)) return null;
   const body = id.slice(prefix.length + 1);
-  return body.length === SEALED_CHARS ? unseal(prefix, body) : decodeReadableId(prefix, body);
+  if (body.length !== SEALED_CHARS) return decodeReadableId(prefix, body);
+  if (opened.generation !== idKeyGeneration() || opened.ids.size >= OPENED_KEPT) {
+    opened.generation = idKeyGeneration();
+    opened.ids = new Map();
+  }
+  let decoded = opened.ids.get(id);
+  if (decoded === undefined) opened.ids.set(id, (decoded = unseal(prefix, body)));
+  // a copy: callers may keep or change what they get
+  return decoded && { graphId: decoded.graphId, n: decoded.n };
 }
 
 /** `id` (decoded as `d`) in the sealed form: itself, or an id of the readable form sealed. */
@@ -83,12 +99,17 @@ function decodeReadableId(prefix: IdPrefix, body: string): DecodedId | null {
  * The node ids of the graph encoded last, by node number: the reducer and the read API's bodies
  * encode the same few ids of one graph over and over (parent, root, session, blocked on).
  */
-const nodeIds = { graphId: 0, ids: new Map<number, string>() };
+const nodeIds = { graphId: 0, generation: -1, ids: new Map<number, string>() };
 const NODE_IDS_KEPT = 100_000;
 
 export function nodeId(graphId: number, nodeNo: number): string {
-  if (nodeIds.graphId !== graphId || nodeIds.ids.size >= NODE_IDS_KEPT) {
+  if (
+    nodeIds.graphId !== graphId ||
+    nodeIds.generation !== idKeyGeneration() ||
+    nodeIds.ids.size >= NODE_IDS_KEPT
+  ) {
     nodeIds.graphId = graphId;
+    nodeIds.generation = idKeyGeneration();
     nodeIds.ids = new Map();
   }
   let id = nodeIds.ids.get(nodeNo);

@@ -78,8 +78,11 @@ export class FairShare {
    * common case; a promise when Redis must be asked or a slot waited for.
    */
   admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> | undefined {
+    const buckets = principal.viewerSession ? this.viewer : this.api;
+    // a literal of one shape (no spread): this runs for every request
     const a: Admission = {
-      ...(principal.viewerSession ? this.viewer : this.api),
+      keys: buckets.keys,
+      accounts: buckets.accounts,
       keyId: keyBucket(principal),
       accountId: principal.accountId,
       account: accountBucket(principal),
