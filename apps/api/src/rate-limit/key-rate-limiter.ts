@@ -3,6 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   InsuranceLimiter,
   RateLimitDegradation,
+  RedisScript,
   tokenBucketChargeScript,
   tokenBucketReserveScript,
   tokenBucketScript,
@@ -51,8 +52,8 @@ const MAX_LEASE = 100;
 export class KeyRateLimiter {
   private readonly limiter: RateLimiterRedis;
   private readonly insurance: InsuranceLimiter;
-  private readonly chargeScript: string;
-  private readonly reserveScript: string;
+  private readonly chargeScript: RedisScript;
+  private readonly reserveScript: RedisScript;
   private readonly leases = new Map<string, Lease>();
   private readonly refills = new Map<string, Promise<RateDecision | null>>();
   private readonly leaseSize: number;
@@ -80,8 +81,8 @@ export class KeyRateLimiter {
         () => degradation.usedInsurance(),
       )),
     });
-    this.chargeScript = tokenBucketChargeScript(limits.perSecond, limits.burst);
-    this.reserveScript = tokenBucketReserveScript(limits.perSecond, limits.burst);
+    this.chargeScript = new RedisScript(tokenBucketChargeScript(limits.perSecond, limits.burst));
+    this.reserveScript = new RedisScript(tokenBucketReserveScript(limits.perSecond, limits.burst));
   }
 
   /**
@@ -92,11 +93,10 @@ export class KeyRateLimiter {
    */
   async reserve(key: string, tokens: number): Promise<Reservation | null> {
     try {
-      const [taken, left, msToFull] = (await this.redis.eval(
-        this.reserveScript,
-        1,
-        `${this.keyPrefix}:${key}`,
-        tokens,
+      const [taken, left, msToFull] = (await this.reserveScript.run(
+        this.redis,
+        [`${this.keyPrefix}:${key}`],
+        [tokens],
       )) as [number, number, number];
       this.degradation.decided();
       return { tokens: taken, decision: this.decision(left, msToFull) };
@@ -119,12 +119,10 @@ export class KeyRateLimiter {
    */
   async settle(key: string, spent: number, held: number): Promise<RateDecision | null> {
     try {
-      const [left, msToFull] = (await this.redis.eval(
-        this.chargeScript,
-        1,
-        `${this.keyPrefix}:${key}`,
-        spent,
-        held,
+      const [left, msToFull] = (await this.chargeScript.run(
+        this.redis,
+        [`${this.keyPrefix}:${key}`],
+        [spent, held],
       )) as [number, number];
       this.degradation.decided();
       return this.decision(left + (this.leases.get(key)?.tokens ?? 0), msToFull);
@@ -148,11 +146,10 @@ export class KeyRateLimiter {
     const rest = tokens - fromLease;
     if (rest === 0) return this.decision(lease!.remaining + lease!.tokens, lease!.msBeforeNext);
     try {
-      const [left, msToFull] = (await this.redis.eval(
-        this.chargeScript,
-        1,
-        `${this.keyPrefix}:${key}`,
-        rest,
+      const [left, msToFull] = (await this.chargeScript.run(
+        this.redis,
+        [`${this.keyPrefix}:${key}`],
+        [rest],
       )) as [number, number];
       this.degradation.decided();
       // the lease's tokens were taken from the bucket already: they are not there to spend again
