@@ -27,10 +27,10 @@ export function useIdKey(key: Uint8Array): void {
 const notLoaded = (): Error =>
   new Error('No id key: load it (loadIdKey) after migrating the database, before using ids.');
 
-/** AES-128 of one 16-byte block. */
-export function sealBlock(block: Uint8Array): Buffer {
+/** AES-128 of each 16-byte block of `blocks` (ECB: each alone), in one call for them all. */
+export function sealBlocks(blocks: Uint8Array): Buffer {
   if (sealer === null) throw notLoaded();
-  return sealer.update(block);
+  return sealer.update(blocks);
 }
 
 /** The block `sealed` (16 bytes) was made from. */

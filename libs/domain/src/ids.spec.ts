@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   decodeId,
   encodeId,
+  encodeIds,
   encodeReadableId,
   eventId,
   graphKeyFromId,
@@ -112,6 +113,15 @@ describe('ids', () => {
     ] as const)
       expect(nodeId(g, n)).toBe(encodeId('node', g, n));
     expect(eventId(7, 9)).toBe(encodeId('evt', 7, 9));
+  });
+
+  it('seals many ids of a graph at once as it seals each alone', () => {
+    const ns = [1, 2, 3, 1_000_000, 2 ** 40, Number.MAX_SAFE_INTEGER, 2];
+    for (const prefix of ['evt', 'node'] as const)
+      expect(encodeIds(prefix, 2 ** 33 + 5, ns)).toEqual(
+        ns.map((n) => encodeId(prefix, 2 ** 33 + 5, n)),
+      );
+    expect(encodeIds('evt', 1, [])).toEqual([]);
   });
 
   it('opens a sealed id from its cache as it would without, and forgets it when the key changes', () => {

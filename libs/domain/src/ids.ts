@@ -1,4 +1,4 @@
-import { idKeyGeneration, openBlock, sealBlock } from './id-key';
+import { idKeyGeneration, openBlock, sealBlocks } from './id-key';
 
 /**
  * Public ids are opaque strings that decode to internal keys: `node_…` and `evt_…` carry the
@@ -21,14 +21,30 @@ const SEALED = /^[A-Za-z0-9_-]{21}[AQgw]$/;
 const TWO_32 = 2 ** 32;
 const block = Buffer.alloc(16);
 
+/** Writes the block of (prefix, graphId, n) into `into` at `at`. */
+function writeBlock(into: Buffer, at: number, prefix: IdPrefix, graphId: number, n: number): void {
+  into[at] = TAG[prefix];
+  into.writeUIntBE(Math.floor(graphId / TWO_32), at + 1, 3);
+  into.writeUInt32BE(graphId >>> 0, at + 4);
+  into[at + 8] = 0;
+  into.writeUIntBE(Math.floor(n / TWO_32), at + 9, 3);
+  into.writeUInt32BE(n >>> 0, at + 12);
+}
+
 export function encodeId(prefix: IdPrefix, graphId: number, n: number): string {
-  block[0] = TAG[prefix];
-  block.writeUIntBE(Math.floor(graphId / TWO_32), 1, 3);
-  block.writeUInt32BE(graphId >>> 0, 4);
-  block[8] = 0;
-  block.writeUIntBE(Math.floor(n / TWO_32), 9, 3);
-  block.writeUInt32BE(n >>> 0, 12);
-  return `${prefix}_${sealBlock(block).toString('base64url')}`;
+  writeBlock(block, 0, prefix, graphId, n);
+  return `${prefix}_${sealBlocks(block).toString('base64url')}`;
+}
+
+/**
+ * The ids of many numbers of one graph, as encodeId gives them, sealed in one AES call (a page
+ * of 1,000 events would otherwise cost 1,000 calls into OpenSSL).
+ */
+export function encodeIds(prefix: IdPrefix, graphId: number, ns: readonly number[]): string[] {
+  const blocks = Buffer.allocUnsafe(16 * ns.length);
+  ns.forEach((n, i) => writeBlock(blocks, 16 * i, prefix, graphId, n));
+  const sealed = sealBlocks(blocks);
+  return ns.map((_, i) => `${prefix}_${sealed.toString('base64url', 16 * i, 16 * i + 16)}`);
 }
 
 export interface DecodedId {
