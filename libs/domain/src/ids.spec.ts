@@ -5,6 +5,7 @@ import {
   encodeIds,
   encodeReadableId,
   eventId,
+  eventIdInOrder,
   graphKeyFromId,
   nodeId,
   nodeNoOf,
@@ -122,6 +123,20 @@ describe('ids', () => {
         ns.map((n) => encodeId(prefix, 2 ** 33 + 5, n)),
       );
     expect(encodeIds('evt', 1, [])).toEqual([]);
+  });
+
+  it('gives event ids asked for in order (or not) as eventId does', () => {
+    for (const [g, seq] of [
+      [3, 1],
+      [3, 2],
+      [3, 64],
+      [3, 65],
+      [3, 200],
+      [4, 200],
+      [3, 10],
+      [3, 9],
+    ] as const)
+      expect(eventIdInOrder(g, seq)).toBe(eventId(g, seq));
   });
 
   it('opens a sealed id from its cache as it would without, and forgets it when the key changes', () => {

@@ -137,6 +137,34 @@ export function nodeId(graphId: number, nodeNo: number): string {
 }
 export const eventId = (graphId: number, seq: number): string => encodeId('evt', graphId, seq);
 
+/** Event ids sealed ahead (see eventIdInOrder). */
+const ahead = { graphId: 0, generation: -1, from: 0, ids: [] as string[] };
+const SEALED_AHEAD = 64;
+
+/**
+ * eventId for a caller that asks for one graph's seqs in order (the apply, event by event): the
+ * next SEALED_AHEAD ids are sealed in one AES call and kept, so most calls are an array read.
+ */
+export function eventIdInOrder(graphId: number, seq: number): string {
+  const i = seq - ahead.from;
+  if (
+    ahead.graphId === graphId &&
+    ahead.generation === idKeyGeneration() &&
+    i >= 0 &&
+    i < ahead.ids.length
+  )
+    return ahead.ids[i]!;
+  ahead.graphId = graphId;
+  ahead.generation = idKeyGeneration();
+  ahead.from = seq;
+  ahead.ids = encodeIds(
+    'evt',
+    graphId,
+    Array.from({ length: SEALED_AHEAD }, (_, k) => seq + k),
+  );
+  return ahead.ids[0]!;
+}
+
 export const GRAPH_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const isGraphKey = (key: string): boolean => GRAPH_KEY_PATTERN.test(key);
