@@ -38,8 +38,7 @@ describe('StoreSlots', () => {
   it('shares the slots evenly between accounts that keep batches waiting', async () => {
     const slots = new StoreSlots(6, 100);
     const releases: (() => void)[] = [];
-    const take = (account: number) =>
-      void slots.acquire(account).then((r) => releases.push(r!));
+    const take = (account: number) => void slots.acquire(account).then((r) => releases.push(r!));
     for (let i = 0; i < 6; i++) take(1); // account 1 alone: all six
     await turn();
     expect(slots.heldBy(1)).toBe(6);
