@@ -163,9 +163,9 @@ export class FairShare {
   }
 
   /**
-   * From onSend, before the body goes out: settles the request's cost against what it took at
-   * admission (gives back what it did not use, charges what it used beyond). Undefined when there
-   * is nothing to wait for (a cost that was paid already, or a request not admitted here).
+   * From onSend, before the body goes out: charges what the request cost beyond its first token
+   * and frees the tokens it held. Undefined when there is nothing to wait for (a cost of one
+   * token, or a request not admitted here).
    */
   settle(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> | undefined {
     const a = (req as AdmittedRequest)[ADMITTED];
