@@ -1,13 +1,16 @@
 /**
  * `pnpm bench:ids`: what one id costs to encode and decode (sealed with AES-128, ids.ts), against
- * the readable ids they replaced; and the node-id cache the read path goes through. No database:
+ * the readable ids they replaced; the caches the read path goes through, a page's ids sealed at
+ * once (encodeIds) and the apply's ids sealed ahead (eventIdInOrder). No database:
  * a random key. Prints microseconds per call, best of five rounds of 200,000 calls.
  */
 import { randomBytes } from 'node:crypto';
 import {
   decodeId,
   encodeId,
+  encodeIds,
   encodeReadableId,
+  eventIdInOrder,
   nodeId,
   nodeNoOf,
   useIdKey,
@@ -37,3 +40,9 @@ best('encodeReadableId (before)', (i) => encodeReadableId('node', GRAPH, i + 1))
 best('decodeId of a readable id (still accepted)', (i) => decodeId('node', readable[i]!));
 best('nodeId, 1,000 nodes of one graph (cached)', (i) => nodeId(GRAPH, (i % 1_000) + 1));
 best('nodeNoOf, 1,000 sealed ids (cached)', (i) => nodeNoOf(sealed[i % 1_000]!));
+best('decodeId, 1,000 sealed ids (cached)', (i) => decodeId('node', sealed[i % 1_000]!));
+const PAGE = Array.from({ length: 1_000 }, (_, i) => i + 1);
+best('encodeIds, pages of 1,000 (per id)', (i) =>
+  i % 1_000 === 0 ? encodeIds('evt', GRAPH, PAGE) : true,
+);
+best('eventIdInOrder, seqs in order', (i) => eventIdInOrder(GRAPH, i + 1));

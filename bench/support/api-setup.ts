@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { createDb, Db, loadIdKey, migrateToLatest } from '@graph-history/db';
 import { createKey } from '../../test/ingestor/support/api-keys';
 import { ACCOUNT, isSeeded, seed } from './api-seed';
-import { apiTargets, ApiTargets, mixedTargets } from './api-targets';
+import { apiTargets, ApiTargets, idEncoderOf, mixedTargets } from './api-targets';
 import { ensureBaselineRows } from './baseline-rows';
 import { benchDatabase, databaseExists, recreateDatabase } from './bench-database';
 import type { Target } from './wrk';
@@ -67,6 +67,7 @@ export async function scenarioTargets(
   const targets = await apiTargets(
     bench.db,
     firstPage.data.map((g) => g.id),
+    await idEncoderOf(bench.db),
   );
   const mixed = await mixedTargets(targets, async (path) => {
     const res = await get(path);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Db } from '@graph-history/db';
-import { encodeId } from '@graph-history/domain';
+import { encodeId, encodeReadableId, type IdPrefix } from '@graph-history/domain';
+import { loadIdKey } from '@graph-history/db';
 import { BIG_GRAPH_KEY } from './api-seed';
 import type { Target } from './wrk';
 
@@ -35,7 +36,25 @@ const times = <T>(n: number, make: () => T | undefined): T[] => {
   return out;
 };
 const graphPath = (key: string) => `/api/v1/graphs/gph_${key}`;
-const asOf = (g: { graph_id: number }, seq: number) => `as_of=${encodeId('evt', g.graph_id, seq)}`;
+/** How the ids of a bench database are written: sealed with its key, or readable. */
+export type IdEncoder = (prefix: IdPrefix, graphId: number, n: number) => string;
+
+/**
+ * The id encoder of the API serving `db`: sealed with the database's own key (loaded, so this
+ * process seals with it from now on), or the readable form for a checkout older than sealed ids
+ * (no `id_key` table), as `bench:api-ab` against such a checkout needs.
+ */
+export async function idEncoderOf(db: Db): Promise<IdEncoder> {
+  try {
+    await loadIdKey(db);
+    return encodeId;
+  } catch {
+    return encodeReadableId;
+  }
+}
+
+const asOfWith = (encode: IdEncoder) => (g: { graph_id: number }, seq: number) =>
+  `as_of=${encode('evt', g.graph_id, seq)}`;
 /** A random retained seq of the graph, at least `from` events after its first retained one. */
 const retainedSeq = (g: GraphRow, from = 0) =>
   g.first_seq + from + random(g.applied_seq - g.first_seq - from + 1);
@@ -44,7 +63,12 @@ const retainedSeq = (g: GraphRow, from = 0) =>
  * Targets for every scenario, each read as of a random retained event where the API takes
  * `as_of`: nodes that exist at that event, full pages of 1,000, graph list pages of 100.
  */
-export async function apiTargets(db: Db, graphListIds: string[]): Promise<ApiTargets> {
+export async function apiTargets(
+  db: Db,
+  graphListIds: string[],
+  encode: IdEncoder = encodeId,
+): Promise<ApiTargets> {
+  const asOf = asOfWith(encode);
   const all = await sql<GraphRow>`
     select graph_id, graph_key, first_seq, applied_seq from graphs order by graph_id`.execute(db);
   const graphs = all.rows.filter((g) => g.graph_key !== BIG_GRAPH_KEY);
@@ -72,7 +96,7 @@ export async function apiTargets(db: Db, graphListIds: string[]): Promise<ApiTar
     const seq = retainedSeq(g);
     const existing = (nodesOf.get(g.graph_id) ?? []).filter((n) => n.created <= seq);
     if (existing.length === 0) return undefined;
-    const node = encodeId('node', g.graph_id, pick(existing).nodeNo);
+    const node = encode('node', g.graph_id, pick(existing).nodeNo);
     return { path: `${graphPath(g.graph_key)}/nodes/${node}?${asOf(g, seq)}` };
   });
   const graphReads = times(TARGETS, () => {
@@ -98,7 +122,7 @@ export async function apiTargets(db: Db, graphListIds: string[]): Promise<ApiTar
     graphReads,
     graphList,
     eventPages,
-    descendantPages: await descendantPages(db, byId.get(big.graph_id)!),
+    descendantPages: await descendantPages(db, byId.get(big.graph_id)!, encode),
   };
 }
 
@@ -106,12 +130,13 @@ export async function apiTargets(db: Db, graphListIds: string[]): Promise<ApiTar
  * Pages of 1,000 descendants of the big graph's root in tree order, as of a random retained
  * event, starting after a random node that has at least 1,000 nodes after it at that moment.
  */
-async function descendantPages(db: Db, big: GraphRow): Promise<Target[]> {
+async function descendantPages(db: Db, big: GraphRow, encode: IdEncoder): Promise<Target[]> {
+  const asOf = asOfWith(encode);
   const tree = await sql<{ node_no: number; created: number }>`
     select node_no, min(valid_from)::int as created from node_versions
     where graph_id = ${big.graph_id} group by node_no, sort_key order by sort_key`.execute(db);
   const [root, ...below] = tree.rows;
-  const rootId = encodeId('node', big.graph_id, root!.node_no);
+  const rootId = encode('node', big.graph_id, root!.node_no);
   const moments = times(100, () => retainedSeq(big)).map((seq) => ({
     seq,
     existing: below.filter((n) => n.created <= seq),
@@ -119,11 +144,7 @@ async function descendantPages(db: Db, big: GraphRow): Promise<Target[]> {
   return times(TARGETS, () => {
     const { seq, existing } = pick(moments);
     if (existing.length <= PAGE) return undefined;
-    const cursor = encodeId(
-      'node',
-      big.graph_id,
-      existing[random(existing.length - PAGE)]!.node_no,
-    );
+    const cursor = encode('node', big.graph_id, existing[random(existing.length - PAGE)]!.node_no);
     return {
       path: `${graphPath(BIG_GRAPH_KEY)}/nodes?ancestor_id=${rootId}&order=tree&limit=${PAGE}&starting_after=${cursor}&${asOf(big, seq)}`,
     };

@@ -9,6 +9,8 @@ import {
 import { ApiMetrics } from '../../apps/api/src/ops/api-metrics';
 import { FairShare } from '../../apps/api/src/rate-limit/fair-share';
 import { KeyRateLimiter } from '../../apps/api/src/rate-limit/key-rate-limiter';
+import { pageBytesOf } from '../../apps/api/src/rate-limit/page-budget';
+import { COST_UNIT_BYTES } from '../../apps/api/src/rate-limit/request-cost';
 import { testRedisKeyPrefix } from '../support/redis-keys';
 
 /** What admit and settle use of a request and its reply: the URL, the socket, the headers set. */
@@ -37,6 +39,11 @@ describe('FairShare.admit', () => {
   const metrics = new ApiMetrics();
   const degradation = new RateLimitDegradation(metrics);
   const redis = limiterRedis({ REDIS_URL: process.env.REDIS_URL! }, () => degradation.redisReady());
+  // the limiter's connection queues nothing before it is up: wait for it
+  beforeAll(
+    () =>
+      new Promise((ready) => (redis.status === 'ready' ? ready(null) : redis.once('ready', ready))),
+  );
   afterAll(() => redis.disconnect());
 
   const fairShare = (burst: number, concurrency = new AccountConcurrency(1, 0)) => {
@@ -101,5 +108,47 @@ describe('FairShare.admit', () => {
     holder.close();
     const next = exchange('/api/v1/graphs/gph_a/nodes?limit=1000');
     await expect(share.admit(next.req, next.reply, principal)).resolves.toBeUndefined();
+  });
+
+  /** Admits `n` requests of `url` at once (none settled meanwhile): their statuses, and them. */
+  async function admitAtOnce(share: FairShare, url: string, n: number) {
+    const exchanges = Array.from({ length: n }, () => exchange(url));
+    const outcomes = await Promise.allSettled(
+      exchanges.map((x) => Promise.resolve().then(() => share.admit(x.req, x.reply, principal))),
+    );
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    for (const r of refused) expect(r.reason).toMatchObject({ code: 'rate_limit' });
+    const admitted = exchanges.filter((_, i) => outcomes[i]!.status === 'fulfilled');
+    return { admitted, refused: refused.length };
+  }
+
+  it('admits 30 small lists of a key in flight at once when its bucket pays for them', async () => {
+    const share = fairShare(200, new AccountConcurrency(1, 32));
+    const { admitted, refused } = await admitAtOnce(
+      share,
+      '/api/v1/graphs/gph_a/nodes?limit=5',
+      30,
+    );
+    expect(refused).toBe(0);
+    // each held tokens for its five items: whole pages, though 30 read at once
+    for (const x of admitted) expect(pageBytesOf(x.req)).toBe(6 * COST_UNIT_BYTES);
+    // each read 5 KB (2 tokens): settled, they paid 60 of the 200 and freed what they held
+    await Promise.all(admitted.map((x) => share.settle(x.req, x.reply, 'x'.repeat(5 * 1024))));
+    await new Promise((r) => setTimeout(r, 100)); // the frees are not waited for
+    const next = exchange('/api/v1/graphs/gph_a/nodes?limit=5');
+    await share.admit(next.req, next.reply, principal);
+    expect(pageBytesOf(next.req)).toBe(6 * COST_UNIT_BYTES);
+    const remaining = Number(next.headers['RateLimit-Remaining']);
+    expect(remaining).toBeGreaterThan(200 - 62 - 10);
+    expect(remaining).toBeLessThanOrEqual(200 - 61 + 10); // a second of refill at most
+  });
+
+  it('refuses lists past the bucket once its tokens are spent, not before', async () => {
+    const share = fairShare(100, new AccountConcurrency(1, 32));
+    const { admitted, refused } = await admitAtOnce(share, '/api/v1/graphs/gph_a/events', 150);
+    // one token each to be admitted: the bucket (and what refilled meanwhile) admits ~100
+    expect(admitted.length).toBeGreaterThanOrEqual(95);
+    expect(admitted.length).toBeLessThanOrEqual(110);
+    expect(refused).toBe(150 - admitted.length);
   });
 });

@@ -2,7 +2,7 @@ import { Config } from '@graph-history/config';
 import { DbOptions, WRITER_SESSION_OPTIONS } from '@graph-history/db';
 
 /** Connections the HTTP process keeps for concurrent stores, beside those of its applies. */
-const STORE_CONNECTIONS = 12;
+export const STORE_CONNECTIONS = 12;
 
 /**
  * The Postgres pool of an ingestor process: one connection per concurrent apply run (a run keeps

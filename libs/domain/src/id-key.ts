@@ -5,6 +5,10 @@ export const ID_KEY_BYTES = 16;
 
 let sealer: Cipher | null = null;
 let opener: Decipher | null = null;
+let keysUsed = 0;
+
+/** Changes whenever useIdKey sets a key: what was sealed or opened with another key is stale. */
+export const idKeyGeneration = (): number => keysUsed;
 
 /**
  * Sets the key ids are sealed with: the one row of `id_key` (migration 0012), the same for every
@@ -17,15 +21,16 @@ export function useIdKey(key: Uint8Array): void {
   // cipher object serves every id (AES of one block is a keyed permutation of 128-bit values)
   sealer = createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
   opener = createDecipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+  keysUsed++;
 }
 
 const notLoaded = (): Error =>
   new Error('No id key: load it (loadIdKey) after migrating the database, before using ids.');
 
-/** AES-128 of one 16-byte block. */
-export function sealBlock(block: Uint8Array): Buffer {
+/** AES-128 of each 16-byte block of `blocks` (ECB: each alone), in one call for them all. */
+export function sealBlocks(blocks: Uint8Array): Buffer {
   if (sealer === null) throw notLoaded();
-  return sealer.update(block);
+  return sealer.update(blocks);
 }
 
 /** The block `sealed` (16 bytes) was made from. */

@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import {
   decodeId,
   encodeId,
+  encodeIds,
   encodeReadableId,
   eventId,
+  eventIdInOrder,
   graphKeyFromId,
   decodeNoticeId,
   nodeId,
   nodeNoOf,
   noticeId,
 } from './ids';
+import { useIdKey } from './id-key';
 
 describe('ids', () => {
   it('round-trips notice ids (account and number), and accepts no other kind nor a readable form', () => {
@@ -129,5 +132,46 @@ describe('ids', () => {
     ] as const)
       expect(nodeId(g, n)).toBe(encodeId('node', g, n));
     expect(eventId(7, 9)).toBe(encodeId('evt', 7, 9));
+  });
+
+  it('seals many ids of a graph at once as it seals each alone', () => {
+    const ns = [1, 2, 3, 1_000_000, 2 ** 40, Number.MAX_SAFE_INTEGER, 2];
+    for (const prefix of ['evt', 'node'] as const)
+      expect(encodeIds(prefix, 2 ** 33 + 5, ns)).toEqual(
+        ns.map((n) => encodeId(prefix, 2 ** 33 + 5, n)),
+      );
+    expect(encodeIds('evt', 1, [])).toEqual([]);
+  });
+
+  it('gives event ids asked for in order (or not) as eventId does', () => {
+    for (const [g, seq] of [
+      [3, 1],
+      [3, 2],
+      [3, 64],
+      [3, 65],
+      [3, 200],
+      [4, 200],
+      [3, 10],
+      [3, 9],
+    ] as const)
+      expect(eventIdInOrder(g, seq)).toBe(eventId(g, seq));
+  });
+
+  it('opens a sealed id from its cache as it would without, and forgets it when the key changes', () => {
+    const id = encodeId('node', 5, 6);
+    expect(decodeId('node', id)).toEqual({ graphId: 5, n: 6 });
+    const again = decodeId('node', id)!;
+    expect(again).toEqual({ graphId: 5, n: 6 });
+    again.n = 99; // what a caller does with its answer stays its own
+    expect(decodeId('node', id)).toEqual({ graphId: 5, n: 6 });
+    expect(decodeId('evt', `evt_${id.slice(5)}`)).toBeNull();
+    const node = nodeId(5, 6);
+    expect(node).toBe(id);
+    const key = randomBytes(16);
+    useIdKey(key);
+    // under another key, the same text opens to another block (nearly always no id at all)
+    expect(decodeId('node', id)).not.toEqual({ graphId: 5, n: 6 });
+    expect(nodeId(5, 6)).not.toBe(node);
+    expect(decodeId('node', nodeId(5, 6))).toEqual({ graphId: 5, n: 6 });
   });
 });

@@ -12,6 +12,7 @@ export * from './brute-force-guard.providers';
 export * from './account-concurrency';
 export * from './insurance-limiter';
 export * from './rate-limit-degradation';
+export * from './redis-script';
 export * from './token-bucket-script';
 export * from './token-buckets';
 export * from './limiter-redis';

@@ -14,10 +14,27 @@ const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-/** Lua storing `tokens` back at `key`, kept until the bucket would be full again. */
+/**
+ * Lua storing `tokens` back at `key`, kept until the bucket would be full again, and at least while
+ * tokens held by reservations in flight are remembered (see tokenBucketReserveScript).
+ */
 const stored = (key: string): string => `
 redis.call('HSET', ${key}, 'tokens', tostring(tokens), 'ts', now)
-redis.call('PEXPIRE', ${key}, math.ceil((burst - tokens) / rate) + 1000)`;
+local heldUntil = tonumber(redis.call('HGET', ${key}, 'held_until')) or 0
+redis.call('PEXPIRE', ${key}, math.max(math.ceil((burst - tokens) / rate) + 1000, heldUntil - now))`;
+
+/**
+ * How long tokens held by reservations are remembered after the last reservation of a bucket: a
+ * request settles long before (REQUEST_TIMEOUT_MS is at most 600 s, a read far less), and what a
+ * process that died mid-request held is freed then.
+ */
+export const RESERVATION_HELD_MS = 60_000;
+
+/** Lua reading the tokens held by reservations in flight at `key` into `held` (0 once forgotten). */
+const held = (key: string): string => `
+local h = redis.call('HMGET', ${key}, 'held', 'held_until')
+local held = 0
+if (tonumber(h[2]) or 0) > now then held = tonumber(h[1]) or 0 end`;
 
 /**
  * A token bucket for rate-limiter-flexible's RateLimiterRedis (its `customIncrTtlLuaScript`
@@ -45,33 +62,43 @@ return {consumed, ttl}`;
 }
 
 /**
- * Debits `cost` tokens from the same bucket once a request's cost turned out higher than what it
- * reserved (its first item alone was larger), never refusing: the bucket goes into debt by what is
- * owed, and the key's next requests wait until it has refilled, so large items are paid in full.
- * A negative `cost` gives back reserved tokens not used (up to a full bucket). Returns
- * `{tokens left (may be negative), ms until full}`.
+ * Settles a request against the same bucket, never refusing: debits `cost` (ARGV[1]) tokens, what
+ * it cost beyond its first token, and frees `release` (ARGV[2], default 0) tokens it held (see
+ * tokenBucketReserveScript). The bucket may go into debt by what is owed, and the key's next
+ * requests wait until it has refilled, so large items are paid in full. A negative `cost` gives
+ * tokens back (up to a full bucket). Returns `{tokens left (may be negative), ms until full}`.
  */
 export function tokenBucketChargeScript(perSecond: number, burst: number): string {
   return `${NOW}
 local cost = tonumber(ARGV[1])
+local release = tonumber(ARGV[2]) or 0
 ${refilled('KEYS[1]', String(burst), `${perSecond} / 1000`)}
 tokens = math.min(burst, tokens - cost)
+if release > 0 then
+  ${held('KEYS[1]')}
+  redis.call('HSET', KEYS[1], 'held', math.max(0, held - release))
+end
 ${stored('KEYS[1]')}
 return {math.floor(tokens), math.ceil((burst - tokens) / rate)}`;
 }
 
 /**
- * Takes up to `cost` whole tokens from the same bucket, at most half of what it holds (none when
- * it holds less than 2 or is in debt): what a request reserves before it reads (see FairShare).
- * Half, so that requests of the key in flight together share the bucket and the reservations
- * alone never empty it (admissions go on). Returns `{tokens taken, tokens left, ms until full}`.
+ * Holds up to `cost` whole tokens of the same bucket for a request about to read (see FairShare),
+ * at most half of those not held already by other requests in flight: concurrent reads of a key
+ * share what the bucket holds. Held tokens stay in the bucket: admissions (tokenBucketScript) still
+ * take from them, so reads in flight never cause a refusal; the request pays what it read when
+ * it settles (tokenBucketChargeScript, which frees what it held). Returns `{tokens held for it,
+ * tokens in the bucket, ms until full}`.
  */
 export function tokenBucketReserveScript(perSecond: number, burst: number): string {
   return `${NOW}
 local cost = tonumber(ARGV[1])
 ${refilled('KEYS[1]', String(burst), `${perSecond} / 1000`)}
-local taken = math.min(cost, math.max(0, math.floor(tokens / 2)))
-tokens = tokens - taken
+${held('KEYS[1]')}
+local taken = math.min(cost, math.max(0, math.floor((tokens - held) / 2)))
+if taken > 0 then
+  redis.call('HSET', KEYS[1], 'held', held + taken, 'held_until', now + ${RESERVATION_HELD_MS})
+end
 ${stored('KEYS[1]')}
 return {taken, math.floor(tokens), math.ceil((burst - tokens) / rate)}`;
 }

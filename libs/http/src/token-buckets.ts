@@ -2,7 +2,10 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import { InsuranceLimiter } from './insurance-limiter';
 import type { RateLimitDegradation } from './rate-limit-degradation';
 import type { RedisClient } from './redis-client';
+import { RedisScript } from './redis-script';
 import { TOKEN_BUCKETS_TAKE_SCRIPT } from './token-bucket-script';
+
+const TAKE = new RedisScript(TOKEN_BUCKETS_TAKE_SCRIPT);
 
 export interface BucketLimits {
   perSecond: number;
@@ -46,11 +49,10 @@ export class TokenBuckets {
     const clamped = takes.map((t) => ({ ...t, cost: Math.min(t.cost, t.limits.burst) }));
     let out: number[];
     try {
-      out = (await this.redis.eval(
-        TOKEN_BUCKETS_TAKE_SCRIPT,
-        clamped.length,
-        ...clamped.map((t) => `${this.keyPrefix}{${group}}:${t.name}`),
-        ...clamped.flatMap((t) => [t.cost, t.limits.burst, t.limits.perSecond]),
+      out = (await TAKE.run(
+        this.redis,
+        clamped.map((t) => `${this.keyPrefix}{${group}}:${t.name}`),
+        clamped.flatMap((t) => [t.cost, t.limits.burst, t.limits.perSecond]),
       )) as number[];
     } catch {
       return this.takeInsured(group, clamped);

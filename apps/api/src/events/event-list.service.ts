@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   decodeId,
-  eventId,
+  encodeIds,
   eventJsonIn,
   jsonStringBody,
   presentEvent,
@@ -113,9 +113,9 @@ export class EventListService {
         limit,
         reversed,
       );
-      const items = data.map((e) => {
-        const node =
-          e.node && this.presenter.presentJson(keyJson, e.node, this.momentOf(graph, e, now));
+      const moments = this.momentsOf(graph, data, now);
+      const items = data.map((e, i) => {
+        const node = e.node && this.presenter.presentJson(keyJson, e.node, moments[i]!);
         return { seq: e.seq, json: eventJsonIn(e.json, keyJson, node) };
       });
       return { ...head, hasMore, items };
@@ -148,17 +148,25 @@ export class EventListService {
     return seq;
   }
 
-  /** The moment an event's node is shown at: just after the event (its stale judged then). */
-  private momentOf(
+  /**
+   * The moment each event's node is shown at: just after the event (its stale judged then); the
+   * events' ids sealed at once.
+   */
+  private momentsOf(
     graph: GraphHead,
-    e: { seq: number; nextCreated: number | null },
+    events: readonly { seq: number; nextCreated: number | null }[],
     now: number,
-  ): Moment {
-    return {
+  ): Moment[] {
+    const ids = encodeIds(
+      'evt',
+      graph.graphId,
+      events.map((e) => e.seq),
+    );
+    return events.map((e, i) => ({
       seq: e.seq,
-      eventId: eventId(graph.graphId, e.seq),
+      eventId: ids[i]!,
       at: e.seq === graph.appliedSeq ? now : (e.nextCreated ?? now),
-    };
+    }));
   }
 
   /** `data.node`: each event's node as it stood just after the event, at that event's moment. */
@@ -169,10 +177,9 @@ export class EventListService {
     now: number,
     maxBytes: number,
   ): Promise<(NodeSlot | null)[]> {
-    const slots = events.map((e) =>
-      e.node
-        ? nodeSlot(e.node, this.momentOf(graph, e, now), query.expand.tree ?? undefined)
-        : null,
+    const moments = this.momentsOf(graph, events, now);
+    const slots = events.map((e, i) =>
+      e.node ? nodeSlot(e.node, moments[i]!, query.expand.tree ?? undefined) : null,
     );
     const present = slots.filter((s): s is NodeSlot => s !== null);
     const budget = new ExpandBudget(MAX_EXPANDED_OBJECTS, maxBytes);

@@ -40,14 +40,16 @@ function tell(reply: FastifyReply, d: RateDecision): void {
 
 /**
  * Fair share of the machine between keys and accounts. A request is admitted with one token from
- * its key's bucket and one from its account's (every key of an account shares the latter). One
- * that may read much (a list, an expansion: readsMuch) then reserves, before it reads, as many
- * tokens as both buckets hold up to what `pageMaxBytes` costs, and may read the bytes they pay
- * for (pageBytesOf); its pages end early past them. Expensive requests (isExpensive) wait for one
- * of the account's concurrency slots first. Once its answer is built, its cost (see requestCost)
- * is settled against what it took: unused tokens go back, a first item larger than the reserve is
- * charged on top, which may put the buckets in debt. RateLimit-* headers report the tighter bucket
- * after the charge, and Request-Cost the tokens spent.
+ * its key's bucket and one from its account's (every key of an account shares the latter); it is
+ * refused only when a bucket is empty. One that may read much (a list, an expansion: readsMuch)
+ * then holds, before it reads, tokens of both buckets (tokensToReserve: a plain list one an item,
+ * else what `pageMaxBytes` costs; at most half of what other reads in flight do not hold), and may
+ * read the bytes they pay for (pageBytesOf); its pages end early past them. Held tokens stay in
+ * the buckets, so reads in flight never refuse other requests: concurrent reads of a key share
+ * what it holds. Expensive requests (isExpensive) wait for one of the account's concurrency slots
+ * first. Once its answer is built, its cost (see requestCost) is charged and what it held freed;
+ * a first item larger than the page bound may put the buckets in debt. RateLimit-* headers report
+ * the tighter bucket after the charge, and Request-Cost the tokens spent.
  *
  * Requests of the viewer page, authenticated by its session cookie, draw from buckets of their
  * own (`viewer`): one per session in place of the key's, and one per account for all its viewer
@@ -76,8 +78,11 @@ export class FairShare {
    * common case; a promise when Redis must be asked or a slot waited for.
    */
   admit(req: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> | undefined {
+    const buckets = principal.viewerSession ? this.viewer : this.api;
+    // a literal of one shape (no spread): this runs for every request
     const a: Admission = {
-      ...(principal.viewerSession ? this.viewer : this.api),
+      keys: buckets.keys,
+      accounts: buckets.accounts,
       keyId: keyBucket(principal),
       accountId: principal.accountId,
       account: accountBucket(principal),
@@ -126,22 +131,22 @@ export class FairShare {
   /** Takes the request's concurrency slot when it is expensive, then reserves its tokens. */
   private async reserve(req: FastifyRequest, reply: FastifyReply, a: Admission): Promise<void> {
     if (isExpensive(req.url)) await this.slot(req, reply, a);
-    const wanted = tokensToReserve(this.pageMaxBytes);
+    const wanted = tokensToReserve(this.pageMaxBytes, req.url);
     const [byKey, byAccount] = await Promise.all([
       a.keys.reserve(a.keyId, wanted),
       a.accounts.reserve(a.account, wanted),
     ]);
     (req as AdmittedRequest)[ADMITTED] = a;
     if (!byKey || !byAccount) {
-      // Redis failed: nothing reserved; the page bound holds and settle charges the whole cost
-      if (byKey) a.keys.refund(a.keyId, byKey.tokens);
-      if (byAccount) a.accounts.refund(a.account, byAccount.tokens);
+      // Redis failed: nothing held; the page bound holds and settle charges the whole cost
+      if (byKey) a.keys.release(a.keyId, byKey.tokens);
+      if (byAccount) a.accounts.release(a.account, byAccount.tokens);
       setPageBytes(req, this.pageMaxBytes);
       return;
     }
     a.reserved = Math.min(byKey.tokens, byAccount.tokens);
-    if (byKey.tokens > a.reserved) a.keys.refund(a.keyId, byKey.tokens - a.reserved);
-    if (byAccount.tokens > a.reserved) a.accounts.refund(a.account, byAccount.tokens - a.reserved);
+    a.keys.release(a.keyId, byKey.tokens - a.reserved);
+    a.accounts.release(a.account, byAccount.tokens - a.reserved);
     tell(reply, tighter(byKey.decision, byAccount.decision));
     setPageBytes(req, bytesPaidFor(a.reserved, this.pageMaxBytes));
   }
@@ -158,9 +163,9 @@ export class FairShare {
   }
 
   /**
-   * From onSend, before the body goes out: settles the request's cost against what it took at
-   * admission (gives back what it did not use, charges what it used beyond). Undefined when there
-   * is nothing to wait for (a cost that was paid already, or a request not admitted here).
+   * From onSend, before the body goes out: charges what the request cost beyond its first token
+   * and frees the tokens it held. Undefined when there is nothing to wait for (a cost of one
+   * token, or a request not admitted here).
    */
   settle(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> | undefined {
     const a = (req as AdmittedRequest)[ADMITTED];
@@ -168,14 +173,33 @@ export class FairShare {
     const bytes = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.length : 0;
     const cost = requestCost(bytes);
     reply.header('Request-Cost', cost);
-    const extra = cost - 1 - a.reserved;
-    if (extra < 0) {
-      a.keys.refund(a.keyId, -extra);
-      a.accounts.refund(a.account, -extra);
+    if (a.reserved > 0) return this.settleReserved(reply, a, cost - 1);
+    if (cost <= 1) return undefined;
+    return Promise.all([
+      a.keys.charge(a.keyId, cost - 1),
+      a.accounts.charge(a.account, cost - 1),
+    ]).then(([byKey, byAccount]) => tell(reply, tighter(byKey, byAccount)));
+  }
+
+  /**
+   * Pays what a request that held tokens spent beyond its first, and frees what it held; waited
+   * for only when it spent any (the RateLimit-* headers then say what is left).
+   */
+  private settleReserved(
+    reply: FastifyReply,
+    a: Admission,
+    spent: number,
+  ): Promise<void> | undefined {
+    const settled = Promise.all([
+      a.keys.settle(a.keyId, spent, a.reserved),
+      a.accounts.settle(a.account, spent, a.reserved),
+    ]);
+    if (spent <= 0) {
+      void settled;
+      return undefined;
     }
-    if (extra <= 0) return undefined;
-    return Promise.all([a.keys.charge(a.keyId, extra), a.accounts.charge(a.account, extra)]).then(
-      ([byKey, byAccount]) => tell(reply, tighter(byKey, byAccount)),
-    );
+    return settled.then(([byKey, byAccount]) => {
+      if (byKey && byAccount) tell(reply, tighter(byKey, byAccount));
+    });
   }
 }

@@ -3,6 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   InsuranceLimiter,
   RateLimitDegradation,
+  RedisScript,
   tokenBucketChargeScript,
   tokenBucketReserveScript,
   tokenBucketScript,
@@ -51,8 +52,8 @@ const MAX_LEASE = 100;
 export class KeyRateLimiter {
   private readonly limiter: RateLimiterRedis;
   private readonly insurance: InsuranceLimiter;
-  private readonly chargeScript: string;
-  private readonly reserveScript: string;
+  private readonly chargeScript: RedisScript;
+  private readonly reserveScript: RedisScript;
   private readonly leases = new Map<string, Lease>();
   private readonly refills = new Map<string, Promise<RateDecision | null>>();
   private readonly leaseSize: number;
@@ -80,22 +81,22 @@ export class KeyRateLimiter {
         () => degradation.usedInsurance(),
       )),
     });
-    this.chargeScript = tokenBucketChargeScript(limits.perSecond, limits.burst);
-    this.reserveScript = tokenBucketReserveScript(limits.perSecond, limits.burst);
+    this.chargeScript = new RedisScript(tokenBucketChargeScript(limits.perSecond, limits.burst));
+    this.reserveScript = new RedisScript(tokenBucketReserveScript(limits.perSecond, limits.burst));
   }
 
   /**
-   * Takes up to `tokens` from the key's shared bucket (see the reserve script) before a request
-   * reads: what it may then spend (see FairShare). Null while Redis fails: the request is then
+   * Holds up to `tokens` of the key's shared bucket (see the reserve script) for a request about to
+   * read: what it may then spend (see FairShare). Held tokens stay in the bucket for admissions;
+   * the request pays with settle, which frees them. Null while Redis fails: the request is then
    * charged after the fact, on the insurance limiter, as a whole.
    */
   async reserve(key: string, tokens: number): Promise<Reservation | null> {
     try {
-      const [taken, left, msToFull] = (await this.redis.eval(
-        this.reserveScript,
-        1,
-        `${this.keyPrefix}:${key}`,
-        tokens,
+      const [taken, left, msToFull] = (await this.reserveScript.run(
+        this.redis,
+        [`${this.keyPrefix}:${key}`],
+        [tokens],
       )) as [number, number, number];
       this.degradation.decided();
       return { tokens: taken, decision: this.decision(left, msToFull) };
@@ -105,14 +106,32 @@ export class KeyRateLimiter {
     }
   }
 
-  /** Gives back reserved tokens a request did not use (up to a full bucket); not waited for. */
-  refund(key: string, tokens: number): void {
-    if (tokens <= 0) return;
-    // lost while Redis fails: the limit only gets stricter
-    this.redis.eval(this.chargeScript, 1, `${this.keyPrefix}:${key}`, -tokens).then(
-      () => this.degradation.decided(),
-      () => this.degradation.usedInsurance(),
-    );
+  /** Frees tokens a reservation held and will not spend; not waited for. */
+  release(key: string, held: number): void {
+    if (held > 0) void this.settle(key, 0, held);
+  }
+
+  /**
+   * Charges a request that reserved `held` tokens what it cost beyond its first token (`spent`),
+   * and frees what it held: the bucket may go into debt (see the charge script). What is left, for
+   * the RateLimit-* headers. While Redis fails, `spent` is charged on the insurance limiter (null when
+   * there is nothing to charge).
+   */
+  async settle(key: string, spent: number, held: number): Promise<RateDecision | null> {
+    try {
+      const [left, msToFull] = (await this.chargeScript.run(
+        this.redis,
+        [`${this.keyPrefix}:${key}`],
+        [spent, held],
+      )) as [number, number];
+      this.degradation.decided();
+      return this.decision(left + (this.leases.get(key)?.tokens ?? 0), msToFull);
+    } catch {
+      this.degradation.usedInsurance();
+      if (spent <= 0) return null;
+      const res = await this.insurance.penalty(key, spent);
+      return this.decision(this.limits.burst - res.consumedPoints, res.msBeforeNext);
+    }
   }
 
   /**
@@ -127,11 +146,10 @@ export class KeyRateLimiter {
     const rest = tokens - fromLease;
     if (rest === 0) return this.decision(lease!.remaining + lease!.tokens, lease!.msBeforeNext);
     try {
-      const [left, msToFull] = (await this.redis.eval(
-        this.chargeScript,
-        1,
-        `${this.keyPrefix}:${key}`,
-        rest,
+      const [left, msToFull] = (await this.chargeScript.run(
+        this.redis,
+        [`${this.keyPrefix}:${key}`],
+        [rest],
       )) as [number, number];
       this.degradation.decided();
       // the lease's tokens were taken from the bucket already: they are not there to spend again

@@ -1,3 +1,8 @@
+import { DEFAULT_LIMIT } from '../lists/list-params';
+
+/** A query that expands anything. */
+const EXPANDS = /(^|&)expand(%5B|\[|=)/i;
+
 /**
  * Response body bytes one token pays for. A request costs 1 token, plus 1 for each full
  * COST_UNIT_BYTES of its body: the body measures what the request read and built (expanded
@@ -9,11 +14,19 @@ export const requestCost = (bodyBytes: number): number =>
   1 + Math.floor(bodyBytes / COST_UNIT_BYTES);
 
 /**
- * Tokens a request reserves before it reads so that a body of up to `maxBytes` is paid for: its
- * first token (taken at admission) pays for COST_UNIT_BYTES.
+ * Tokens a request holds before it reads (see FairShare): a plain list (no expansion) one for each
+ * item its `limit` asks for (DEFAULT_LIMIT when it names none), each paying for COST_UNIT_BYTES
+ * beyond what its first token pays for; anything else what a body of up to `maxBytes` costs. Never
+ * more than `maxBytes` costs.
  */
-export const tokensToReserve = (maxBytes: number): number =>
-  Math.max(0, Math.ceil(maxBytes / COST_UNIT_BYTES) - 1);
+export function tokensToReserve(maxBytes: number, url: string): number {
+  const most = Math.max(0, Math.ceil(maxBytes / COST_UNIT_BYTES) - 1);
+  const q = url.indexOf('?');
+  const query = q < 0 ? '' : url.slice(q + 1);
+  if (EXPANDS.test(query)) return most;
+  const limit = /(^|&)limit=(\d+)(&|$)/.exec(query);
+  return Math.min(most, limit ? Number(limit[2]) : DEFAULT_LIMIT);
+}
 
 /** What a request that reserved `tokens` (after its first) may read: what they pay for. */
 export const bytesPaidFor = (tokens: number, maxBytes: number): number =>
@@ -21,8 +34,6 @@ export const bytesPaidFor = (tokens: number, maxBytes: number): number =>
 
 /** Pages above this size are expensive (see isExpensive). */
 const CHEAP_LIMIT = 100;
-
-const EXPANDS = /(^|&)expand(%5B|\[|=)/i;
 
 /**
  * Whether a request may be expensive, judged from its URL before it runs: it expands something,

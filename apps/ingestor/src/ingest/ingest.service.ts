@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { isGraphKey } from '@graph-history/domain';
-import { AccountConcurrency, ApiError, Principal } from '@graph-history/http';
+import { ApiError, Principal } from '@graph-history/http';
 import { ApplyRequests } from '../jobs/apply-requests';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { IngestRateLimit } from '../rate-limit/ingest-rate-limit';
 import { EventStore } from './event-store';
 import { invalidGraphKey, restrictedKeyCannotWrite, tooManyStoresWaiting } from './ingest-errors';
 import { readEventsBody } from './read-events-body';
+import { StoreSlots } from './store-slots';
 
 /** The ingest endpoint's answer (202). */
 export interface IngestResult {
@@ -22,14 +23,14 @@ export class IngestService {
     private readonly applyRequests: ApplyRequests,
     private readonly metrics: IngestorMetrics,
     private readonly rateLimit: IngestRateLimit,
-    private readonly stores: AccountConcurrency,
+    private readonly stores: StoreSlots,
   ) {}
 
   /**
    * Stores a batch durably (all or nothing), then asks for it to be applied. The account's ingest
    * limit is charged first (`sent.bytes`: the request body's size); a refused batch stores nothing.
-   * An account's batches are stored a few at a time per process (the rest wait their turn), so
-   * one account's many clients cannot hold every store connection.
+   * A batch waits for a store slot (StoreSlots): an account alone may use them all, and while
+   * another account's batch waits, the slot freed next goes to whichever holds fewer.
    */
   async ingest(
     principal: Principal,

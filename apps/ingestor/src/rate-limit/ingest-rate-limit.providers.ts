@@ -1,13 +1,14 @@
 import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
-  AccountConcurrency,
   CONFIG,
   limiterRedis,
   RateLimitDegradation,
   RedisClient,
   TokenBuckets,
 } from '@graph-history/http';
+import { StoreSlots } from '../ingest/store-slots';
+import { STORE_CONNECTIONS } from '../ingestor-db-options';
 import { IngestorMetrics } from '../ops/ingestor-metrics';
 import { AccountLimits } from '../quota/account-limits';
 import { IngestRateLimit } from './ingest-rate-limit';
@@ -27,15 +28,14 @@ export class IngestLimiterConnection implements OnApplicationShutdown {
   }
 }
 
-/** Batches of one account stored at once by one ingestor process; the next ones wait in order. */
-const STORES_PER_ACCOUNT = 4;
 /** Batches of one account waiting for a store slot before more are refused (429, Retry-After 1). */
 const STORES_WAITING_PER_ACCOUNT = 64;
 
 export const ingestRateLimitProviders = (prefix: string): Provider[] => [
   {
-    provide: AccountConcurrency,
-    useFactory: () => new AccountConcurrency(STORES_PER_ACCOUNT, STORES_WAITING_PER_ACCOUNT),
+    provide: StoreSlots,
+    // one slot per store connection: a store holds one at a time
+    useFactory: () => new StoreSlots(STORE_CONNECTIONS, STORES_WAITING_PER_ACCOUNT),
   },
   {
     provide: RateLimitDegradation,

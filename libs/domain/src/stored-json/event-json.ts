@@ -1,5 +1,5 @@
 import type { ChangeEntry } from '../event';
-import { eventId, nodeId } from '../ids';
+import { eventId, eventIdInOrder, nodeId } from '../ids';
 import { inNodeFieldOrder, presentEvent, type ListedEvent } from '../public-event';
 import { inJsonbOrder } from './jsonb-order';
 
@@ -68,7 +68,7 @@ export function storedEventJsonOf(
     payload === undefined
   ) {
     const head = JSON.stringify({
-      id: eventId(graphId, e.seq),
+      id: eventIdInOrder(graphId, e.seq),
       object: 'event',
       type,
       created,
@@ -83,7 +83,7 @@ export function storedEventJsonOf(
     `{"provider":${jsonOfString(provider)},"provider_version":${jsonOfString(provider_version)},` +
     `"adapter":${jsonOfString(adapter)}}`;
   return (
-    `{"id":"${eventId(graphId, e.seq)}","object":"event","type":${jsonOfString(type)},` +
+    `{"id":"${eventIdInOrder(graphId, e.seq)}","object":"event","type":${jsonOfString(type)},` +
     `"created":${created},"graph_id":"gph_","node_id":"${nodeId(graphId, e.nodeNo)}",` +
     `"source":${source},"payload":${JSON.stringify(inJsonbOrder(payload))},"changes":${changes}}`
   );
