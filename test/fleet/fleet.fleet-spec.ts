@@ -311,7 +311,7 @@ describe('fleet', () => {
     expect(results.filter((r) => r.status >= 500 || r.status === 0).length).toBeLessThanOrEqual(8);
   });
 
-  // after the test above: apis[0] is dead, HAProxy balances over the other two
+  // after the test above, apis[0] is dead: HAProxy balances over the other two
   it('keeps event and notice streams through HAProxy across a killed replica: all once, in order', async () => {
     const { key } = await admin.newKey();
     const client = new GraphHistory({ apiKey: key, baseUrl: fleet.apiUrl });
@@ -319,6 +319,10 @@ describe('fleet', () => {
     const run = simulate({ graphs: 1, events: 600, seed: 'fleet-sse', graphKeyPrefix: 'fsse' })[0]!;
     await ingest.send(run.graphKey, run.events.slice(0, 100));
     const g = await admin.appliedThrough(run.graphKey, 100);
+    const noticeRuns = [0, 1, 2].map((i) => noticeRun(`fsse${i}`, 1_763_000_000_000 + i * 1_000));
+    // the notices' graph exists before its streams filter by it (its first event makes none)
+    await ingest.send('fsse-notices', noticeRuns[0]!.slice(0, 1));
+    await admin.appliedThrough('fsse-notices', 1);
     const abort = new AbortController();
     const events: string[][] = [];
     const notices: string[][] = [];
@@ -353,8 +357,9 @@ describe('fleet', () => {
           .find((l) => l.startsWith(`graph_history_api_streams_open{kind="${kind}"}`));
         return line ? Number(line.split(' ').pop()) : 0;
       });
-    const live = replicaUrls(fleet).slice(1);
-    const streamsOn = async (kind: string) => Promise.all(live.map((u) => gauge(u, kind)));
+    const live = fleet.apis.flatMap((a, i) => (a.running ? [i] : []));
+    const urls = replicaUrls(fleet);
+    const streamsOn = async (kind: string) => Promise.all(live.map((i) => gauge(urls[i]!, kind)));
     // an event stream, then notice streams until the replica holding it holds one of them too
     openEvents();
     await waitFor('the event stream open', async () =>
@@ -370,8 +375,7 @@ describe('fleet', () => {
     }
     expect((await streamsOn('notices'))[victim]).toBeGreaterThan(0);
 
-    const sendNotices = (i: number) =>
-      ingest.send('fsse-notices', noticeRun(`fsse${i}`, 1_763_000_000_000 + i * 1_000));
+    const sendNotices = (i: number) => ingest.send('fsse-notices', noticeRuns[i]!);
     for (let i = 100; i < 300; i += 50)
       await ingest.send(run.graphKey, run.events.slice(i, i + 50));
     await sendNotices(0);
@@ -380,7 +384,7 @@ describe('fleet', () => {
       async () => events[0]!.length > 0 && notices.every((n) => n.length > 0),
       20_000,
     );
-    fleet.apis[victim + 1]!.signal('SIGKILL');
+    fleet.apis[live[victim]!]!.signal('SIGKILL');
     for (let i = 300; i < 600; i += 50) {
       await ingest.send(run.graphKey, run.events.slice(i, i + 50));
       await sleep(100);
@@ -412,7 +416,7 @@ describe('fleet', () => {
     expect(noticeIds).toHaveLength(3 * NOTICE_RUN_NOTICES.length);
     for (const got of events) expect(got).toEqual(expectedEvents);
     for (const got of notices) expect(got).toEqual(noticeIds);
-    expect(fleet.apis[victim + 1]!.running).toBe(false);
+    expect(fleet.apis[live[victim]!]!.running).toBe(false);
     abort.abort();
     await Promise.allSettled(reading);
   });
