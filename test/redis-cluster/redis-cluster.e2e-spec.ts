@@ -182,6 +182,16 @@ describe('Redis Cluster', () => {
       expect(noticeStream.events.map((m) => JSON.parse(m.data).type)).toEqual(
         NOTICE_RUN_NOTICES.map((n) => n.type),
       );
+      // the subscribers' connections dropped: ioredis makes new ones, the probe hears them
+      let killed = 0;
+      for (const master of redis.nodes('master'))
+        killed += Number(await master.call('CLIENT', 'KILL', 'TYPE', 'pubsub'));
+      expect(killed).toBeGreaterThanOrEqual(3);
+      const more = noticeRun('rcs2', 1_763_780_000_000);
+      await f.send('streamed', more);
+      await eventStream.until((c) => c.events.length >= events.length - 1 + more.length, 20_000);
+      await noticeStream.until((c) => c.events.length >= 2 * NOTICE_RUN_NOTICES.length, 20_000);
+      expect(new Set(eventStream.events.map((m) => m.id)).size).toBe(eventStream.events.length);
       // nothing went over the cluster-wide channel
       for (const master of redis.nodes('master'))
         expect(await master.call('PUBSUB', 'NUMSUB', appliedEventsChannel(queuePrefix))).toEqual([
