@@ -9,15 +9,15 @@
  * BENCH_WATCH_LINES (default 1000), BENCH_WATCH_RATE (lines/s, default 20),
  * BENCH_WATCH_WINDOW_MS (default 1000).
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb, migrateToLatest } from '@graph-history/db';
 import { createKey } from '../test/ingestor/support/api-keys';
-import { hookCommand } from '../apps/cli/src/hooks/hook-inbox-dir';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
 import { freePort, startServer, stopServer } from './support/child-server';
+import { fireHook, percentile, promptHook, promptLine, startWatch } from './support/watch-run';
 
 const setting = (name: string, fallback: number): number =>
   Number(process.env[`BENCH_WATCH_${name}`] ?? fallback);
@@ -27,7 +27,6 @@ const WINDOW_MS = setting('WINDOW_MS', 1_000);
 const QUEUE_PREFIX = 'gh-bench-watch';
 const POLL_MS = 20;
 const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'apps/cli/dist/main.js');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,20 +37,6 @@ interface Stack {
   auth: string;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Runs the installed hook command as Claude Code would (`sh -c`); resolves with how long it took. */
-function fireHook(inbox: string, payload: object): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', hookCommand(inbox)], { stdio: ['pipe', 'ignore', 'ignore'] });
-    child.on('exit', () => resolve(performance.now() - started));
-    child.stdin.end(JSON.stringify(payload));
-  });
-}
-
 async function run(stack: Stack, withHooks: boolean): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gh-bench-watch-'));
   const graph = withHooks ? 'bench-hooks' : 'bench-files';
@@ -60,29 +45,15 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
   const sessionId = `bench-${graph}`;
   const transcript = path.join(project, `${sessionId}.jsonl`);
   const inbox = path.join(tmp, 'hooks');
-  const watch: ChildProcess = spawn(
-    process.execPath,
-    [
-      CLI,
-      'watch',
-      '--dir',
-      project,
-      '--graph',
-      graph,
-      '--url',
-      stack.ingestUrl,
-      '--key',
-      stack.secret,
-      '--window-ms',
-      String(WINDOW_MS),
-      '--json',
-      ...(withHooks ? ['--hooks-dir', inbox] : ['--no-hooks']),
-    ],
-    {
-      env: { ...process.env, DATA_DIR: path.join(tmp, 'data') },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const watch: ChildProcess = startWatch({
+    project,
+    graph,
+    ingestUrl: stack.ingestUrl,
+    secret: stack.secret,
+    windowMs: WINDOW_MS,
+    inbox: withHooks ? inbox : null,
+    dataDir: path.join(tmp, 'data'),
+  });
   const written = new Map<number, number>();
   const latencies: number[] = [];
   const hookTimes: Promise<number>[] = [];
@@ -122,29 +93,11 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
     let ts = Date.now();
     for (let i = 0; i < LINES; i++) {
       ts = Math.max(ts + 1, Date.now());
-      const line = {
-        type: 'user',
-        uuid: `u-${i}`,
-        parentUuid: i === 0 ? null : `u-${i - 1}`,
-        sessionId,
-        version: '2.1.70',
-        cwd: '/bench',
-        timestamp: new Date(ts).toISOString(),
-        message: { role: 'user', content: `prompt ${i}` },
-      };
+      const line = promptLine(sessionId, i, ts);
       appendFileSync(transcript, `${JSON.stringify(line)}\n`);
       written.set(ts, Date.now());
       lastWrite = Date.now();
-      if (withHooks)
-        hookTimes.push(
-          fireHook(inbox, {
-            session_id: sessionId,
-            transcript_path: transcript,
-            cwd: '/bench',
-            hook_event_name: 'UserPromptSubmit',
-            prompt: `prompt ${i}`,
-          }),
-        );
+      if (withHooks) hookTimes.push(fireHook(inbox, promptHook(sessionId, transcript, i)));
       await sleep(1000 / RATE);
     }
   } finally {

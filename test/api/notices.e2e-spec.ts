@@ -171,6 +171,35 @@ describe('read API: notices', () => {
     for (const x of [c, now, failed]) x.close();
   });
 
+  it('streams a gap message for a position older than the kept notices, then the oldest kept on', async () => {
+    const key = await h.key('trimmed');
+    await seedNotices('ta', 'trimmed');
+    const { graphId } = await seedNotices('tb', 'trimmed');
+    const all = (await listAll('', key)).reverse();
+    expect(all).toHaveLength(10);
+    expect(await new NoticeRepository(h.t.db).trimAccountOf(graphId, 4)).toBe(6);
+    const kept = all.slice(6);
+    const c = await open({ key, lastEventId: all[2]!.id });
+    await c.until((x) => x.events.length >= 4);
+    expect(c.messages.filter((m) => m.event !== 'message').map((m) => m.event)).toEqual(['gap']);
+    expect(c.messages[0]!.event).toBe('gap');
+    const gap = JSON.parse(c.messages[0]!.data);
+    expect(gap).toMatchObject({
+      object: 'gap',
+      code: 'outside_retention_window',
+      first_notice_id: kept[0]!.id,
+      last_notice_id: kept[3]!.id,
+    });
+    expect(gap.message).toContain(all[2]!.id);
+    expect(c.events.map((m) => m.id)).toEqual(kept.map((n) => n.id));
+    // a kept position: no gap
+    const d = await open({ key, lastEventId: kept[0]!.id });
+    await d.until((x) => x.events.length >= 3);
+    expect(d.messages.map((m) => m.event)).toEqual(['message', 'message', 'message']);
+    c.close();
+    d.close();
+  });
+
   it('streams a restricted key only its graphs, and ends a revoked key’s stream', async () => {
     const key = await h.key('acme', ['nd']);
     const c = await open({ key });

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '@graph-history/config';
-import { CHECK_FALL, CHECK_INTER_MS } from '@graph-history/cli/fleet/haproxy';
+import { CHECK_FALL, CHECK_INTER_MS, haproxyConfig } from '@graph-history/cli/fleet/haproxy';
 
 /**
  * docker-compose.fleet.yml's wiring, checked without a container engine against the apps' own
@@ -136,6 +136,12 @@ describe('docker-compose.fleet.yml', () => {
       expected.sort((a, b) => a.host.localeCompare(b.host)),
     );
     expect(cfg).toContain(`inter ${CHECK_INTER_MS}ms fall ${CHECK_FALL}`);
+    // the same timeouts (streams stay open through it: see haproxyConfig)
+    const timeouts = haproxyConfig([])
+      .split('\n')
+      .filter((l) => l.trim().startsWith('timeout '));
+    expect(timeouts.length).toBeGreaterThanOrEqual(4);
+    for (const line of timeouts) expect(cfg.split('\n')).toContain(line);
     const binds = [...cfg.matchAll(/^\s*bind :(\d+)$/gm)].map((m) => m[1]);
     expect(haproxy.ports!.map((p) => p.split(':').at(-1))).toEqual(binds);
   });

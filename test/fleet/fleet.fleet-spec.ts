@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { GraphHistory } from '@graph-history/client';
 import { eventId } from '@graph-history/domain';
 import { createDb, loadIdKey } from '@graph-history/db';
 import { simulate } from '@graph-history/simulator';
@@ -9,6 +10,7 @@ import { IngestClient } from '@graph-history/cli/ingest-client';
 import type { ChildService } from '@graph-history/cli/start/child-service';
 import { freePort } from '../support/free-port';
 import { expectAppliedOnce } from '../ingestor/support/expect-applied-once';
+import { noticeRun, NOTICE_RUN_NOTICES } from '../support/notice-events';
 import { waitFor } from '../ingestor/support/ingestor-harness';
 import { masterOfHealthyCluster, queueEvents, slotOwner } from './support/cluster-topology';
 import { FleetAdmin, get, metric, replicaUrls } from './support/fleet-client';
@@ -313,6 +315,116 @@ describe('fleet', () => {
     expect(after.filter((r) => r.status !== 200 && r.status !== 429)).toEqual([]);
     // and before it, HAProxy's retry on a refused connection hid the dead replica too
     expect(results.filter((r) => r.status >= 500 || r.status === 0).length).toBeLessThanOrEqual(8);
+  });
+
+  // after the test above, apis[0] is dead: HAProxy balances over the other two
+  it('keeps event and notice streams through HAProxy across a killed replica: all once, in order', async () => {
+    const { key } = await admin.newKey();
+    const client = new GraphHistory({ apiKey: key, baseUrl: fleet.apiUrl });
+    const ingest = new IngestClient({ url: fleet.ingestUrl, key: fleet.key, baseDelayMs: 100 });
+    const run = simulate({ graphs: 1, events: 600, seed: 'fleet-sse', graphKeyPrefix: 'fsse' })[0]!;
+    await ingest.send(run.graphKey, run.events.slice(0, 100));
+    const g = await admin.appliedThrough(run.graphKey, 100);
+    const noticeRuns = [0, 1, 2].map((i) => noticeRun(`fsse${i}`, 1_763_000_000_000 + i * 1_000));
+    // the notices' graph exists before its streams filter by it (its first event makes none)
+    await ingest.send('fsse-notices', noticeRuns[0]!.slice(0, 1));
+    await admin.appliedThrough('fsse-notices', 1);
+    const abort = new AbortController();
+    const events: string[][] = [];
+    const notices: string[][] = [];
+    const reading: Promise<void>[] = [];
+    const openEvents = () => {
+      const got: string[] = [];
+      events.push(got);
+      const it = client.events.stream(`gph_${run.graphKey}`, {
+        after: eventId(g.graph_id, 100),
+        signal: abort.signal,
+      });
+      reading.push(
+        (async () => {
+          for await (const e of it) got.push(e.object === 'event' ? e.id : e.object);
+        })(),
+      );
+    };
+    const openNotices = () => {
+      const got: string[] = [];
+      notices.push(got);
+      const it = client.notices.stream({ graph: 'gph_fsse-notices', signal: abort.signal });
+      reading.push(
+        (async () => {
+          for await (const n of it) got.push(n.id);
+        })(),
+      );
+    };
+    const gauge = (url: string, kind: string) =>
+      get(url, '/metrics', METRICS_TOKEN).then((r) => {
+        const line = r.body
+          .split('\n')
+          .find((l) => l.startsWith(`graph_history_api_streams_open{kind="${kind}"}`));
+        return line ? Number(line.split(' ').pop()) : 0;
+      });
+    const live = fleet.apis.flatMap((a, i) => (a.running ? [i] : []));
+    const urls = replicaUrls(fleet);
+    const streamsOn = async (kind: string) => Promise.all(live.map((i) => gauge(urls[i]!, kind)));
+    // an event stream, then notice streams until the replica holding it holds one of them too
+    openEvents();
+    await waitFor('the event stream open', async () =>
+      (await streamsOn('events')).some((n) => n > 0),
+    );
+    const victim = (await streamsOn('events')).findIndex((n) => n > 0);
+    for (let i = 0; i < 6 && (await streamsOn('notices'))[victim] === 0; i++) {
+      openNotices();
+      await waitFor(
+        'the notice stream open',
+        async () => (await streamsOn('notices')).reduce((a, b) => a + b) === notices.length,
+      );
+    }
+    expect((await streamsOn('notices'))[victim]).toBeGreaterThan(0);
+
+    const sendNotices = (i: number) => ingest.send('fsse-notices', noticeRuns[i]!);
+    for (let i = 100; i < 300; i += 50)
+      await ingest.send(run.graphKey, run.events.slice(i, i + 50));
+    await sendNotices(0);
+    await waitFor(
+      'streams under way',
+      async () => events[0]!.length > 0 && notices.every((n) => n.length > 0),
+      20_000,
+    );
+    fleet.apis[live[victim]!]!.signal('SIGKILL');
+    for (let i = 300; i < 600; i += 50) {
+      await ingest.send(run.graphKey, run.events.slice(i, i + 50));
+      await sleep(100);
+    }
+    await sendNotices(1);
+    await sendNotices(2);
+    const expectedEvents = Array.from({ length: 500 }, (_, i) => eventId(g.graph_id, 101 + i));
+    await waitFor(
+      'every stream has everything',
+      async () => {
+        const all = JSON.parse(
+          (await get(fleet.apiUrl, '/api/v1/notices?graph=gph_fsse-notices&limit=100', key)).body,
+        );
+        return (
+          events.every((e) => e.length >= expectedEvents.length) &&
+          all.data.length === 3 * NOTICE_RUN_NOTICES.length &&
+          notices.every((n) => n.length >= all.data.length)
+        );
+      },
+      60_000,
+    );
+    const noticeIds = (
+      JSON.parse(
+        (await get(fleet.apiUrl, '/api/v1/notices?graph=gph_fsse-notices&limit=100', key)).body,
+      ).data as { id: string }[]
+    )
+      .map((n) => n.id)
+      .reverse();
+    expect(noticeIds).toHaveLength(3 * NOTICE_RUN_NOTICES.length);
+    for (const got of events) expect(got).toEqual(expectedEvents);
+    for (const got of notices) expect(got).toEqual(noticeIds);
+    expect(fleet.apis[live[victim]!]!.running).toBe(false);
+    abort.abort();
+    await Promise.allSettled(reading);
   });
 });
 

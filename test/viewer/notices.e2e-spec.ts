@@ -17,8 +17,12 @@ interface Shown {
 const FAKE_NOTIFICATIONS = `
   window.__shown = [];
   window.Notification = class {
-    static permission = 'default';
-    static async requestPermission() { return (window.Notification.permission = 'granted'); }
+    // kept across the tab's page loads, as a browser keeps a site's permission
+    static permission = sessionStorage.getItem('__permission') ?? 'default';
+    static async requestPermission() {
+      sessionStorage.setItem('__permission', 'granted');
+      return (window.Notification.permission = 'granted');
+    }
     constructor(title, options) {
       this.title = title;
       window.__shown.push({ title, body: options.body, tag: options.tag, note: this });
@@ -73,6 +77,11 @@ describe('viewer: notices', () => {
     await noticeStreamOpen(page);
     await page.waitForTimeout(300);
     expect(await page.locator('.notice-alert').count()).toBe(0);
+    // the header offers browser notifications before any alert, off until asked for
+    const notify = page.getByRole('button', { name: 'Notify me' });
+    expect(await notify.getAttribute('aria-pressed')).toBe('false');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'notices-notify-off');
     await send('second');
     await page.locator('.notice-alert').nth(4).waitFor();
     const texts = await page.locator('.notice-alert p').allInnerTexts();
@@ -104,8 +113,16 @@ describe('viewer: notices', () => {
   });
 
   it('sends browser notifications once allowed, each opening its moment', async () => {
-    await page.locator('.notice-permission').click();
-    await page.locator('.notice-permission').waitFor({ state: 'detached' });
+    const notify = page.getByRole('button', { name: 'Notify me' });
+    await notify.click();
+    await page.locator('.notify[aria-pressed="true"]').waitFor();
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { Notification: { permission: string } }).Notification
+            .permission,
+      ),
+    ).toBe('granted');
     await send('third');
     await page.waitForFunction(
       () => (globalThis as unknown as { __shown: unknown[] }).__shown.length >= 5,
@@ -138,5 +155,39 @@ describe('viewer: notices', () => {
     await page.locator('.notice-alert').first().waitFor();
     await screenshot(page, 'notices-on-share-page');
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('turns browser notifications off and on from the header, alerts staying', async () => {
+    const notify = page.getByRole('button', { name: 'Notify me' });
+    expect(await notify.getAttribute('aria-pressed')).toBe('true');
+    await notify.click();
+    expect(await notify.getAttribute('aria-pressed')).toBe('false');
+    const before = (await shown()).length;
+    await send('fifth');
+    await page.locator('.notice-alert', { hasText: 'notices fifth' }).waitFor();
+    await page.waitForTimeout(300);
+    expect((await shown()).length).toBe(before);
+    // the choice outlives the page
+    await page.reload();
+    await page.locator('.notify[aria-pressed="false"]').waitFor();
+    await page.getByRole('button', { name: 'Notify me' }).click();
+    await page.locator('.notify[aria-pressed="true"]').waitFor();
+    await screenshot(page, 'notices-notify-on');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('says so when the browser blocks notifications', async () => {
+    const blocked = await h.page();
+    await blocked.addInitScript(FAKE_NOTIFICATIONS.replace("?? 'default'", "?? 'denied'"));
+    await h.signedIn('/graphs', h.api.secret, blocked);
+    const notify = blocked.getByRole('button', { name: /Notify me/ });
+    await notify.waitFor();
+    expect(await notify.getAttribute('aria-disabled')).toBe('true');
+    expect(await notify.innerText()).toContain('(blocked)');
+    await notify.click({ force: true }); // a press does nothing
+    expect(await notify.getAttribute('aria-pressed')).toBe('false');
+    await screenshot(blocked, 'notices-notify-blocked');
+    expect(await seriousViolations(blocked)).toEqual([]);
+    await blocked.close();
   });
 });

@@ -46,6 +46,7 @@ import { ViewerAssetsController } from './viewer/viewer-assets.controller';
 import { ViewerController } from './viewer/viewer.controller';
 import { ReplicaReads } from './replicas/replica-reads';
 import { EventFanOut } from './streams/event-fan-out';
+import { OpenStreams } from './streams/open-streams';
 import { EventStreamController } from './streams/event-stream.controller';
 import { EventStreamService } from './streams/event-stream.service';
 import { StreamKeyCheck } from './streams/stream-key-check';
@@ -148,6 +149,7 @@ export class ApiModule {
         { provide: ReplicaReads, useValue: o.replicaReads ?? null },
         StreamPageReader,
         StreamKeyCheck,
+        OpenStreams,
         EventFanOut,
         EventStreamService,
         NoticeAccessService,

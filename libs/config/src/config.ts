@@ -164,6 +164,10 @@ const schema = z.object({
   STREAM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** API: how often a stream's key is looked up again (a revoked key's streams end by then). */
   STREAM_KEY_CHECK_MS: z.coerce.number().int().min(100).max(5_000).default(2_000),
+  /** API: open streams (events and notices) of one account in one API process; more get 429. */
+  STREAM_MAX_PER_ACCOUNT: positiveInt.default(1_000),
+  /** API: open streams (events and notices) of one API process, all accounts; more get 429. */
+  STREAM_MAX_PER_PROCESS: positiveInt.default(20_000),
   /**
    * Ingestor: how long after each failed attempt a webhook delivery is tried again, one duration
    * per retry; after the last, the delivery has failed. Default: 13 retries over about 3 days.

@@ -32,4 +32,5 @@ export * from './service-lifecycle';
 export * from './metrics-token.guard';
 export * from './repository-provider';
 export * from './applied-events';
+export * from './hash-slot';
 export * from './webhooks';

@@ -1,4 +1,4 @@
-import Redis, { Cluster, RedisOptions } from 'ioredis';
+import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import type { Config } from '@graph-history/config';
 
 /** A connection to a single Redis or to a Redis Cluster (REDIS_CLUSTER_NODES). */
@@ -9,9 +9,14 @@ export type RedisTarget = Pick<Config, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>;
 /**
  * Connects to the cluster when REDIS_CLUSTER_NODES is set, else to REDIS_URL. The options are a
  * single server's; for a cluster they apply to each node's connection, and `retryStrategy`,
- * `enableOfflineQueue` and `lazyConnect` to the cluster client itself.
+ * `enableOfflineQueue` and `lazyConnect` to the cluster client itself; `cluster` adds options of
+ * the cluster client only.
  */
-export function createRedisClient(target: RedisTarget, options: RedisOptions = {}): RedisClient {
+export function createRedisClient(
+  target: RedisTarget,
+  options: RedisOptions = {},
+  cluster: Pick<ClusterOptions, 'shardedSubscribers'> = {},
+): RedisClient {
   const nodes = target.REDIS_CLUSTER_NODES;
   if (!nodes) return new Redis(target.REDIS_URL, options);
   const { retryStrategy, enableOfflineQueue, lazyConnect, ...redisOptions } = options;
@@ -19,6 +24,7 @@ export function createRedisClient(target: RedisTarget, options: RedisOptions = {
     redisOptions,
     enableOfflineQueue,
     lazyConnect,
+    ...cluster,
     ...(retryStrategy && { clusterRetryStrategy: (times: number) => retryStrategy(times) }),
   });
 }

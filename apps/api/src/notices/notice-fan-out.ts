@@ -76,7 +76,8 @@ export class NoticeFanOut implements OnModuleInit, BeforeApplicationShutdown {
 
   /**
    * Reads what the stream misses, with its own filter, until it has read as far as its feed, then
-   * makes it live. Before each page it reads the account's newest notice number: every notice up
+   * makes it live. A position older than the account's oldest kept notice gets a gap message
+   * first (NoticeStream.gap). Before each page it reads the account's newest notice number: every notice up
    * to it is visible to the page read after, so the stream's position moves there even when its
    * filter wanted none of them.
    */
@@ -89,6 +90,8 @@ export class NoticeFanOut implements OnModuleInit, BeforeApplicationShutdown {
         let page;
         try {
           newest = await this.reader.newest(stream.accountId);
+          const oldest = await this.reader.oldest(stream.accountId);
+          if (stream.seq > 0 && oldest !== null && stream.seq < oldest) stream.gap(oldest, newest);
           page = await this.reader.after(stream.filter, stream.seq);
         } catch (err) {
           if (stream.closed) return;

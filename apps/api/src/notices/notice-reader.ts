@@ -19,6 +19,10 @@ export class NoticeReader {
     return { items: rows.map(streamed), more: rows.length === NOTICE_PAGE_SIZE };
   }
 
+  oldest(accountId: number): Promise<number | null> {
+    return this.notices.oldest(accountId);
+  }
+
   newest(accountId: number): Promise<number> {
     return this.notices.newest(accountId);
   }

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeNoticeId } from '@graph-history/domain';
 import { Principal, resourceMissing, setResponseHeaders } from '@graph-history/http';
 import { quote } from '../query/query-values';
+import { OpenStreams } from '../streams/open-streams';
 import { NoticeAccessService } from './notice-access.service';
 import { NoticeFanOut } from './notice-fan-out';
 import { NoticeReader } from './notice-reader';
@@ -24,6 +25,7 @@ export class NoticeStreamService {
   constructor(
     private readonly access: NoticeAccessService,
     private readonly reader: NoticeReader,
+    private readonly openStreams: OpenStreams,
     private readonly fanOut: NoticeFanOut,
   ) {}
 
@@ -38,6 +40,7 @@ export class NoticeStreamService {
       query.startingAfter === undefined
         ? await this.reader.newest(principal.accountId)
         : position(principal.accountId, query.startingAfter);
+    const release = this.openStreams.admit(principal.accountId, 'notices');
     setResponseHeaders(req, reply);
     reply.hijack();
     const res = reply.raw;
@@ -50,7 +53,10 @@ export class NoticeStreamService {
     });
     res.write(`retry: ${RETRY_MS}\n\n`);
     const stream = new NoticeStream(res, principal, filter, start);
-    res.once('close', () => stream.end());
+    res.once('close', () => {
+      stream.end();
+      release();
+    });
     const feed = this.fanOut.add(stream);
     void this.fanOut.catchUp(feed, stream);
   }

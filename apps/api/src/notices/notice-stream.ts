@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { noticeId } from '@graph-history/domain';
 import type { NoticeFilter } from '@graph-history/db';
 import { ApiError, type Principal } from '@graph-history/http';
 
@@ -45,6 +46,23 @@ export class NoticeStream {
     }
     if (through > this.seq) this.seq = through;
     if (text) this.write(text);
+  }
+
+  /**
+   * The stream's position is older than the account's kept notices (`oldest`, `newest` their
+   * numbers): notices after it may have been trimmed. One `gap` message says so; the stream goes
+   * on from the oldest kept notice.
+   */
+  gap(oldest: number, newest: number): void {
+    const data = {
+      object: 'gap',
+      code: 'outside_retention_window',
+      message: `Notices after ${noticeId(this.accountId, this.seq)} are no longer kept (an account keeps its newest NOTICES_KEPT); the stream goes on from the oldest kept notice.`,
+      first_notice_id: noticeId(this.accountId, oldest),
+      last_notice_id: noticeId(this.accountId, newest),
+    };
+    this.write(`event: gap\ndata: ${JSON.stringify(data)}\n\n`);
+    this.seq = oldest - 1;
   }
 
   /** A comment line when nothing was written for `idleMs`, so proxies keep the connection. */

@@ -210,7 +210,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: 'streamEvents',
           summary: 'Stream events',
           description:
-            'Server-Sent Events: every event after Last-Event-ID (or starting_after; without either, from now), oldest first, then each new one, each once and in order. A message per event: id = the event id, event: message, data = the Event object as List events returns it. event: gap (data: what the 410 outside_retention_window carries) when the position was trimmed, then on from the oldest retained event; event: error (data: the error envelope) before the stream ends (e.g. api_key_invalid once the key is revoked); comment lines as heartbeats. Opening costs one request; what follows is not charged.',
+            'Server-Sent Events: every event after Last-Event-ID (or starting_after; without either, from now), oldest first, then each new one, each once and in order. A message per event: id = the event id, event: message, data = the Event object as List events returns it. event: gap (data: what the 410 outside_retention_window carries) when the position was trimmed, then on from the oldest retained event; event: error (data: the error envelope) before the stream ends (e.g. api_key_invalid once the key is revoked); comment lines as heartbeats. Opening costs one request; what follows is not charged. Past STREAM_MAX_PER_ACCOUNT open streams of the account (or STREAM_MAX_PER_PROCESS in all) on the server: 429 rate_limit.',
           parameters: [
             path('graph_id', 'gph_…'),
             {
@@ -260,7 +260,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: 'streamNotices',
           summary: 'Stream notices',
           description:
-            'Server-Sent Events: every notice of the account (that the key may see, within the filters) after Last-Event-ID (or starting_after; without either, from now), oldest first, then each new one, each once and in order. A message per notice: id = the notice id, event: message, data = the Notice object as List notices returns it. A position older than the kept notices goes on from the oldest kept. event: error (data: the error envelope) before the stream ends (e.g. api_key_invalid once the key is revoked); comment lines as heartbeats. Opening costs one request; what follows is not charged.',
+            'Server-Sent Events: every notice of the account (that the key may see, within the filters) after Last-Event-ID (or starting_after; without either, from now), oldest first, then each new one, each once and in order. A message per notice: id = the notice id, event: message, data = the Notice object as List notices returns it. A position older than the kept notices first gets event: gap (data: object gap, code outside_retention_window, message, first_notice_id and last_notice_id, the oldest and newest kept), then goes on from the oldest kept. event: error (data: the error envelope) before the stream ends (e.g. api_key_invalid once the key is revoked); comment lines as heartbeats. Opening costs one request; what follows is not charged. Past STREAM_MAX_PER_ACCOUNT open streams of the account (or STREAM_MAX_PER_PROCESS in all) on the server: 429 rate_limit.',
           parameters: [
             {
               name: 'Last-Event-ID',

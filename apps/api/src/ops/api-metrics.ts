@@ -34,6 +34,13 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  readonly openStreams = new Gauge({
+    name: 'graph_history_api_streams_open',
+    help: 'Open Server-Sent Events streams of this process, by kind (events, notices).',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   /** Counts an answered request in graph_history_api_requests_total (added when scraped). */
   answered(status: number): void {
     this.unscraped.set(status, (this.unscraped.get(status) ?? 0) + 1);

@@ -6,15 +6,8 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { Config } from '@graph-history/config';
-import {
-  ApiError,
-  AppliedEvents,
-  appliedEventsChannel,
-  CONFIG,
-  createRedisClient,
-  readAppliedEvents,
-  RedisClient,
-} from '@graph-history/http';
+import { ApiError, AppliedEvents, CONFIG } from '@graph-history/http';
+import { AppliedEventsSubscription } from './applied-events-subscription';
 import type { EventStream } from './event-stream';
 import { GraphFeed, RETRY_MS } from './graph-feed';
 import { StreamKeyCheck } from './stream-key-check';
@@ -34,7 +27,7 @@ type StreamSettings = Pick<
 >;
 
 /**
- * This process's event streams and their one Redis subscription (docs/architecture.md, "Event
+ * This process's event streams and their Redis subscription (docs/architecture.md, "Event
  * streams"): a message `<graph id>:<seq>` from the ingestor is handed to the graph's feeds, which
  * read the new events once each and write them to their live streams. While the subscription is
  * down (and for two poll periods after it is back, to cover what was published meanwhile), every
@@ -45,7 +38,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(EventFanOut.name);
   private readonly feeds = new Map<string, GraphFeed>();
   private readonly feedsByGraph = new Map<number, Set<GraphFeed>>();
-  private readonly redis: RedisClient;
+  private readonly subscription: AppliedEventsSubscription;
   private listening = false;
   private pollUntil = 0;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -56,30 +49,27 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
     private readonly reader: StreamPageReader,
     private readonly keys: StreamKeyCheck,
   ) {
-    this.redis = createRedisClient(config, {
-      lazyConnect: true,
-      maxRetriesPerRequest: null,
-      retryStrategy: () => 1_000,
-      connectionName: 'graph-history-api-streams',
-    });
+    this.subscription = new AppliedEventsSubscription(
+      config,
+      config.QUEUE_PREFIX,
+      Math.max(config.STREAM_POLL_MS, 500),
+      {
+        message: (m) => this.onMessage(m),
+        listening: (listening) => {
+          this.listening = listening;
+          if (!listening) return;
+          // cover what was published while the subscription was away
+          this.pollUntil = Date.now() + 2 * this.config.STREAM_POLL_MS;
+          this.pollAll();
+        },
+        unreachable: (err) =>
+          this.logger.warn({ err }, 'event streams poll Postgres until Redis answers'),
+      },
+    );
   }
 
   onModuleInit(): void {
-    const channel = appliedEventsChannel(this.config.QUEUE_PREFIX);
-    this.redis.on('error', () => undefined);
-    this.redis.on('message', (_channel: string, message: string) => this.onMessage(message));
-    // ioredis subscribes again after each reconnection, before 'ready'
-    this.redis.on('ready', () => {
-      this.listening = true;
-      this.pollUntil = Date.now() + 2 * this.config.STREAM_POLL_MS;
-      this.pollAll();
-    });
-    this.redis.on('close', () => (this.listening = false));
-    this.redis.connect().then(
-      () => this.redis.subscribe(channel),
-      (err: unknown) =>
-        this.logger.warn({ err }, 'event streams poll Postgres until Redis answers'),
-    );
+    this.subscription.start();
     const every = (ms: number, fn: () => void) => {
       const t = setInterval(fn, ms);
       t.unref();
@@ -100,7 +90,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
   beforeApplicationShutdown(): void {
     for (const t of this.timers) clearInterval(t);
     for (const s of this.streams()) s.end();
-    this.redis.disconnect();
+    this.subscription.stop();
   }
 
   /** Hears every message of the subscription (the notice streams take theirs this way). */
@@ -167,9 +157,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
     }
   }
 
-  private onMessage(message: string): void {
-    const m = readAppliedEvents(message);
-    if (!m) return;
+  private onMessage(m: AppliedEvents): void {
     for (const fn of this.listeners) fn(m);
     const feeds = this.feedsByGraph.get(m.graphId);
     if (feeds) for (const f of feeds) f.announce(m.seq);

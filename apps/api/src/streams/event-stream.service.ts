@@ -6,6 +6,7 @@ import { Principal, resourceMissing, setResponseHeaders } from '@graph-history/h
 import { GraphAccessService } from '../graphs/graph-access.service';
 import { quote } from '../query/query-values';
 import { EventFanOut } from './event-fan-out';
+import { OpenStreams } from './open-streams';
 import { EventStream } from './event-stream';
 import { EventStreamQuery } from './event-stream.query';
 
@@ -21,6 +22,7 @@ const RETRY_MS = 1_000;
 export class EventStreamService {
   constructor(
     private readonly access: GraphAccessService,
+    private readonly openStreams: OpenStreams,
     private readonly fanOut: EventFanOut,
   ) {}
 
@@ -36,6 +38,7 @@ export class EventStreamService {
       query.startingAfter === undefined
         ? graph.appliedSeq
         : this.position(graph.graphId, query.startingAfter);
+    const release = this.openStreams.admit(principal.accountId, 'events');
     setResponseHeaders(req, reply);
     reply.hijack();
     const res = reply.raw;
@@ -55,7 +58,10 @@ export class EventStreamService {
       query.expand,
       start,
     );
-    res.once('close', () => stream.end());
+    res.once('close', () => {
+      stream.end();
+      release();
+    });
     const feed = this.fanOut.add(stream);
     void this.fanOut.catchUp(feed, stream);
   }

@@ -19,7 +19,11 @@ export const CHECK_FALL = 2;
 /**
  * HAProxy's configuration: one frontend per balanced service, round robin over servers checked
  * with `GET /readyz` every 0.5 s (out after 2 failures, back after 2 successes). A request whose
- * connection is refused is retried once on another server (`redispatch`).
+ * connection is refused is retried once on another server (`redispatch`). Event and notice streams
+ * are long responses: `timeout client`/`timeout server` (inactivity on either side) stay well above
+ * the streams' heartbeat (STREAM_HEARTBEAT_MS, 15 s), so an idle stream is kept; `timeout tunnel`
+ * covers connections HAProxy turns into tunnels (upgrades). A replica killed mid-stream closes
+ * its streams; the clients reconnect with Last-Event-ID and HAProxy sends them to another.
  */
 export function haproxyConfig(services: Balanced[]): string {
   const lines = [
@@ -32,6 +36,8 @@ export function haproxyConfig(services: Balanced[]): string {
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
+    '  timeout tunnel 1h',
+    '  timeout client-fin 5s',
     '  retries 2',
     '  option redispatch 1',
     '  retry-on conn-failure empty-response response-timeout',

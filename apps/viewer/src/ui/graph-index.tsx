@@ -3,6 +3,7 @@ import type { ShareApi } from '../api/share-api';
 import type { Graph, Node } from '../api/types';
 import { count, quietSince, when } from '../model/format';
 import { needsYou, type ShareSummary } from '../model/share-summary';
+import { NotifyButton } from './notify-button';
 import { SignOut } from './sign-out';
 import { UserText } from './user-text';
 
@@ -59,6 +60,7 @@ export function GraphIndex({ api }: { api: ShareApi }) {
       <header class="top">
         <h1>Your shares</h1>
         <span class="spacer" />
+        <NotifyButton />
         <SignOut />
       </header>
       <main class="pad">

@@ -1,6 +1,7 @@
 import { noticeSummary, type Notice } from '@graph-history/client';
 import { useEffect, useState } from 'preact/hooks';
 import { followNotices } from '../api/notice-stream';
+import { notifying } from '../live/notify-preference';
 
 /** Alerts kept on screen (newest first). */
 const SHOWN = 5;
@@ -19,20 +20,17 @@ function momentPath(n: Notice): string {
   return u.pathname + u.search;
 }
 
-const canNotify = () => typeof Notification !== 'undefined';
-
 /**
  * An in-page alert for each new notice of any of the account's shares, linking to its moment,
- * and, once the person allows it (the button), a browser notification too.
+ * and, while the header's "Notify me" is on, a browser notification too.
  */
 export function NoticeAlerts() {
   const [notices, setNotices] = useState<Notice[]>([]);
-  const [permission, setPermission] = useState(canNotify() ? Notification.permission : 'denied');
   useEffect(() => {
     const stop = new AbortController();
     followNotices((n) => {
       setNotices((shown) => [n, ...shown.filter((s) => s.id !== n.id)].slice(0, SHOWN));
-      if (canNotify() && Notification.permission === 'granted') {
+      if (notifying()) {
         const note = new Notification(`${TITLES[n.type]} · ${n.graph_id}`, {
           body: noticeSummary(n),
           tag: n.id,
@@ -45,7 +43,6 @@ export function NoticeAlerts() {
     }, stop.signal);
     return () => stop.abort();
   }, []);
-  const ask = async () => setPermission(await Notification.requestPermission());
   const dismiss = (id: string) => setNotices((shown) => shown.filter((s) => s.id !== id));
   return (
     <aside class="notice-alerts" aria-label="Notices" aria-live="polite">
@@ -67,11 +64,6 @@ export function NoticeAlerts() {
           <p>{noticeSummary(n)}</p>
         </div>
       ))}
-      {notices.length > 0 && permission === 'default' && (
-        <button type="button" class="notice-permission" onClick={() => void ask()}>
-          Also notify me when this tab is in the background
-        </button>
-      )}
     </aside>
   );
 }

@@ -10,6 +10,7 @@ import { CountsBar } from './counts-bar';
 import { LiveBadge } from './live-badge';
 import { NodePanel } from './node-panel';
 import { Scrubber } from './scrubber';
+import { NotifyButton } from './notify-button';
 import { SignOut } from './sign-out';
 import { Swimlane } from './swimlane';
 import { Timeline } from './timeline';
@@ -194,6 +195,7 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
         <a class="json" href={`/api/v1/graphs/${graphId}${momentId ? `?as_of=${momentId}` : ''}`}>
           JSON
         </a>
+        <NotifyButton />
         <SignOut />
       </header>
       {store.error && (

@@ -72,6 +72,13 @@ export class NoticeRepository extends Repository {
     return rows.length > 0;
   }
 
+  /** The account's oldest kept notice number; null when it has none. */
+  async oldest(accountId: number): Promise<number | null> {
+    const { rows } = await sql<{ n: string | null }>`select min(notice_no) as n from notices
+      where account_id = ${accountId}`.execute(this.db);
+    return rows[0]?.n == null ? null : Number(rows[0].n);
+  }
+
   /** The account's newest notice number; 0 when it has none. */
   async newest(accountId: number): Promise<number> {
     const { rows } = await sql<{ n: string | null }>`select max(notice_no) as n from notices
