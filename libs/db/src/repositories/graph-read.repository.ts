@@ -16,6 +16,7 @@ import {
 } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 import { batchRows } from './unnest-rows';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /**
  * What a read of a graph's objects needs of its row: identity, owner and the applied, retained
@@ -357,12 +358,14 @@ export class GraphReadRepository {
   constructor(private readonly db: Db) {}
 
   /** The id of the graph named by `graphKey` (it never changes), or null for an unknown key. */
+  @GenerateSql({ params: ['g1'] })
   async idByKey(graphKey: string): Promise<number | null> {
     const [row] = await idByKey.rows(this.db, { graphKey });
     return row ? row.graph_id : null;
   }
 
   /** The graph by id as of event `seq` (or the newest): one index lookup each. */
+  @GenerateSql({ params: [1, 1] }, { name: 'newest', params: [1, null] })
   async findAt(graphId: number, seq: number | null): Promise<GraphAt | null> {
     const [r] = await findAt.rows(this.db, { graphId, seq });
     return r ? { graph: graphHeadOf(r.head), seq: r.seq, nextCreated: r.next_created } : null;
@@ -372,6 +375,7 @@ export class GraphReadRepository {
    * The graph by id with its facts as of `seq` (or the newest event), each an index lookup, and
    * how many of its nodes are working and not stale at that moment (see GraphWithFacts).
    */
+  @GenerateSql({ params: [1, 1, 1_000, 60_000] })
   async findWithFacts(
     graphId: number,
     seq: number | null,
@@ -391,6 +395,7 @@ export class GraphReadRepository {
     };
   }
 
+  @GenerateSql({ params: [1] })
   async findById(graphId: number): Promise<GraphRow | null> {
     const [row] = await findById.rows(this.db, { graphId });
     return row ? toGraphRow(row) : null;
@@ -401,6 +406,41 @@ export class GraphReadRepository {
    * (`last_event` desc, key asc); with `before`, the page nearest the cursor in reverse order.
    * Null when the cursor graph is not one of this list.
    */
+  @GenerateSql(
+    {
+      params: [
+        { accountId: 1, graphKeys: null, lastEvent: {}, limit: 50, now: 2_000, activeSince: 1_000 },
+      ],
+    },
+    {
+      name: 'after, filtered',
+      params: [
+        {
+          accountId: 1,
+          graphKeys: ['g1'],
+          lastEvent: { gte: 1_000, lt: 3_000 },
+          after: 1,
+          limit: 50,
+          now: 2_000,
+          activeSince: 1_000,
+        },
+      ],
+    },
+    {
+      name: 'before',
+      params: [
+        {
+          accountId: 1,
+          graphKeys: null,
+          lastEvent: {},
+          before: 2,
+          limit: 50,
+          now: 2_000,
+          activeSince: 1_000,
+        },
+      ],
+    },
+  )
   async list(q: GraphListQuery): Promise<ListedGraph[] | null> {
     const cursorId = q.before ?? q.after ?? null;
     const { gt = null, gte = null, lt = null, lte = null } = q.lastEvent;

@@ -37,6 +37,7 @@ import {
   type NodeJson,
   type NodeRecordColumns,
 } from './node-json-row';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** A node number and the event sequence to read it at. */
 export interface NodeAt {
@@ -256,6 +257,7 @@ export class NodeReadRepository {
    * `seq` or the newest event, and the next event's `created`; each an index lookup. The node
    * comes as its stored JSON, and also as its record when `objects` asks for it (expansions).
    */
+  @GenerateSql({ params: [1, 1, 1] }, { name: 'newest, json only', params: [1, 1, null, false] })
   async findWithGraph(
     graphId: number,
     nodeNo: number,
@@ -283,6 +285,7 @@ export class NodeReadRepository {
   }
 
   /** The node as it stood just after event `seq`, or null when it did not exist yet. */
+  @GenerateSql({ params: [1, 1, 1] })
   async findAt(graphId: number, nodeNo: number, seq: number): Promise<NodeRecord | null> {
     const row = await this.db
       .selectFrom('node_versions as v')
@@ -297,6 +300,7 @@ export class NodeReadRepository {
   }
 
   /** Sequence of the event that created the node (its first version), or null for an unknown node. */
+  @GenerateSql({ params: [1, 1] })
   async createdSeq(graphId: number, nodeNo: number): Promise<number | null> {
     const row = await this.db
       .selectFrom('node_versions')
@@ -310,6 +314,7 @@ export class NodeReadRepository {
   }
 
   /** Each node as of its own sequence, in input order; null where it did not exist yet. */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }]] })
   async findManyAt(graphId: number, items: NodeAt[]): Promise<(NodeRecord | null)[]> {
     if (items.length === 0) return [];
     const rows = await findManyAt.rows(this.db, {
@@ -327,6 +332,7 @@ export class NodeReadRepository {
    * `totalLimit` rows in all (the lateral join yields each parent's rows in order, in input order,
    * so the outer LIMIT stops the scan early); within `maxBytes` (see recordLists).
    */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }], 10, 100] })
   async childrenOf(
     graphId: number,
     parents: NodeAt[],
@@ -356,6 +362,7 @@ export class NodeReadRepository {
   }
 
   /** The first `limit` nodes under each subtree root as of its sequence, in tree order; see childrenOf. */
+  @GenerateSql({ params: [1, [{ sortKey: '0001', maxDepth: 2, seq: 1 }], 10, 100] })
   async descendantsOf(
     graphId: number,
     roots: SubtreeAt[],
@@ -435,6 +442,7 @@ export class NodeReadRepository {
   }
 
   /** One page of the nodes list: an index range scan in list order, stopped by LIMIT. */
+  @GenerateSql({ params: [{ graphId: 1, seq: 10, order: 'created', limit: 50 }] })
   async page(q: NodePageQuery): Promise<SizedPage<NodeRecord>> {
     const rows = await this.sized<NodeRecordColumns>(
       q,
@@ -446,6 +454,27 @@ export class NodeReadRepository {
   }
 
   /** `page`, each node as its stored JSON. */
+  @GenerateSql(
+    { params: [{ graphId: 1, seq: 10, order: 'created', limit: 50, maxBytes: 1_000_000 }] },
+    {
+      name: 'tree order, filtered',
+      params: [
+        {
+          graphId: 1,
+          seq: 10,
+          subtree: { nodeNo: 1, sortKey: '0001', maxDepth: 2 },
+          kind: 'agent',
+          state: 'working',
+          order: 'tree',
+          limit: 50,
+        },
+      ],
+    },
+    {
+      name: 'children',
+      params: [{ graphId: 1, seq: 10, parentNo: 1, order: 'created', limit: 50 }],
+    },
+  )
   async pageJson(q: NodePageQuery): Promise<SizedPage<NodeJson>> {
     const rows = await this.sized<{
       node_json: string;
@@ -515,6 +544,7 @@ export class NodeReadRepository {
   }
 
   /** The node when the list `filter` describes holds it (a cursor's check), else null. */
+  @GenerateSql({ params: [{ graphId: 1, seq: 10, parentNo: 1 }, 2] })
   async findInList(filter: NodeListFilter, nodeNo: number): Promise<NodeRecord | null> {
     const row = await this.listed(filter)
       .select(recordColumns('v'))
@@ -549,6 +579,7 @@ export class NodeReadRepository {
    * For each graph: how many nodes, as of `seq`, are working with `since <= last_event <= until`
    * (see activeWorkingCountSql). Working nodes minus this count are the stale ones.
    */
+  @GenerateSql({ params: [[{ graphId: 1, seq: 1, since: 1_000, until: 2_000 }]] })
   async countActiveWorking(
     items: { graphId: number; seq: number; since: number; until: number }[],
   ): Promise<number[]> {
