@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDb, Db } from '../connection';
 import { capturingClient } from './capturing-client';
@@ -31,6 +31,12 @@ export function publicMethods(entry: SqlRepository): string[] {
       !hidden.has(name) &&
       typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function',
   );
+}
+
+/** The repository files (`*.repository.ts`) missing from SQL_REPOSITORIES. */
+export function unlistedRepositoryFiles(): string[] {
+  const listed = new Set(SQL_REPOSITORIES.map((r) => `${r.file}.ts`));
+  return readdirSync(SOURCE_DIR).filter((f) => f.endsWith('.repository.ts') && !listed.has(f));
 }
 
 /** `Repository.method` of every public method neither decorated with GenerateSql nor in SENDS_NO_SQL. */
