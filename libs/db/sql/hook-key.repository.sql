@@ -16,6 +16,11 @@ select exists (
 
 -- HookKeyRepository.newestOf
 select
+        (datcollate in ('C', 'POSIX') or lower(datcollate) in ('c.utf-8', 'c.utf8')) as bytes
+      from pg_database where datname = current_database()
+
+-- HookKeyRepository.newestOf
+select
         (select max(k.key collate "C") from event_keys k
         where k.graph_id = d.graph_id and k.key >= $1 and k.key < $2
           and starts_with(k.key, $3)) as a, (select max(k.key collate "C") from event_keys k

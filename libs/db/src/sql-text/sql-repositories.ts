@@ -10,6 +10,7 @@ import { GraphReadRepository } from '../repositories/graph-read.repository';
 import { GraphStateRepository } from '../repositories/graph-state.repository';
 import { GraphWriteRepository } from '../repositories/graph-write.repository';
 import { HookKeyRepository } from '../repositories/hook-key.repository';
+import { loadIdKey } from '../repositories/id-key.repository';
 import { InboxRepository } from '../repositories/inbox.repository';
 import { NodeItemsRepository } from '../repositories/node-items.repository';
 import { NodeReadRepository } from '../repositories/node-read.repository';
@@ -23,11 +24,17 @@ import { ViewerSessionRepository } from '../repositories/viewer-session.reposito
 import { WebhookDeliveryRepository } from '../repositories/webhook-delivery.repository';
 import { WebhookEndpointRepository } from '../repositories/webhook-endpoint.repository';
 
-export interface SqlRepository {
+/**
+ * A repository file: its class (whose methods carry the examples), or, for a file of functions
+ * that take only the Db, those functions by name.
+ */
+export type SqlRepository = {
   /** Its source file in libs/db/src/repositories and SQL file in libs/db/sql, without extension. */
   file: string;
-  repository: new (db: Db) => object;
-}
+} & (
+  | { repository: new (db: Db) => object }
+  | { functions: Record<string, (db: Db) => Promise<unknown>> }
+);
 
 /**
  * Every repository, in the order `pnpm sql:sync` runs them on one fresh database (an example
@@ -57,6 +64,7 @@ export const SQL_REPOSITORIES: SqlRepository[] = [
   { file: 'trim.repository', repository: TrimRepository },
   { file: 'replica-progress.repository', repository: ReplicaProgressRepository },
   { file: 'database-health.repository', repository: DatabaseHealthRepository },
+  { file: 'id-key.repository', functions: { loadIdKey } },
 ];
 
 /** Public repository methods that send no SQL of their own (`Repository.method`). */

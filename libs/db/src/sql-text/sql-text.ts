@@ -15,22 +15,48 @@ const HEADER =
   'libs/db/src/repositories: do not edit.\n';
 
 /** A repository's own methods that the class declares private or protected. */
-function hiddenMethods({ file }: SqlRepository): Set<string> {
+function hiddenMethods(file: string): Set<string> {
   const source = readFileSync(join(SOURCE_DIR, `${file}.ts`), 'utf8');
   const declared = source.matchAll(/^ {2}(?:private|protected) (?:async )?(\w+)\s*[(<]/gm);
   return new Set([...declared].map((m) => m[1]!));
 }
 
+type RepositoryClass = new (db: Db) => object;
+
 /** The public methods a repository's class declares itself (not those of its base class). */
-export function publicMethods(entry: SqlRepository): string[] {
-  const hidden = hiddenMethods(entry);
-  const proto = entry.repository.prototype as Record<string, unknown>;
+function publicMethods(file: string, repository: RepositoryClass): string[] {
+  const hidden = hiddenMethods(file);
+  const proto = repository.prototype as Record<string, unknown>;
   return Object.getOwnPropertyNames(proto).filter(
     (name) =>
       name !== 'constructor' &&
       !hidden.has(name) &&
       typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function',
   );
+}
+
+/** One call `pnpm sql:sync` makes: what the file names it by, and the call on a Db. */
+interface SqlCall {
+  label: string;
+  run: (db: Db) => Promise<unknown>;
+}
+
+/** The calls of a repository file: each example of each decorated method, or each function. */
+function callsOf(entry: SqlRepository): SqlCall[] {
+  if ('functions' in entry) {
+    return Object.entries(entry.functions).map(([label, fn]) => ({ label, run: fn }));
+  }
+  const { file, repository } = entry;
+  return publicMethods(file, repository).flatMap((method) => {
+    const examples = sqlExamplesOf(repository.prototype[method as keyof object]) ?? [];
+    return examples.map(({ name, params }) => ({
+      label: `${repository.name}.${method}${name ? ` (${name})` : ''}`,
+      run: async (db: Db) => {
+        const r = new repository(db) as Record<string, (...a: unknown[]) => Promise<unknown>>;
+        return r[method]!(...params);
+      },
+    }));
+  });
 }
 
 /** The repository files (`*.repository.ts`) missing from SQL_REPOSITORIES. */
@@ -41,15 +67,14 @@ export function unlistedRepositoryFiles(): string[] {
 
 /** `Repository.method` of every public method neither decorated with GenerateSql nor in SENDS_NO_SQL. */
 export function undeclaredMethods(): string[] {
-  return SQL_REPOSITORIES.flatMap((entry) =>
-    publicMethods(entry)
-      .map((method) => `${entry.repository.name}.${method}`)
-      .filter((label) => {
-        const method = label.slice(label.indexOf('.') + 1);
-        const fn = (entry.repository.prototype as Record<string, unknown>)[method];
-        return sqlExamplesOf(fn) === undefined && !SENDS_NO_SQL.includes(label);
-      }),
-  );
+  return SQL_REPOSITORIES.flatMap((entry) => {
+    if (!('repository' in entry)) return [];
+    const { file, repository } = entry;
+    return publicMethods(file, repository)
+      .filter((method) => sqlExamplesOf(repository.prototype[method as keyof object]) === undefined)
+      .map((method) => `${repository.name}.${method}`)
+      .filter((label) => !SENDS_NO_SQL.includes(label));
+  });
 }
 
 export interface GeneratedSql {
@@ -76,18 +101,12 @@ export async function generateSqlText(url: string): Promise<GeneratedSql> {
   const failed: string[] = [];
   try {
     for (const entry of SQL_REPOSITORIES) {
-      const repository = new entry.repository(db) as Record<string, (...a: unknown[]) => unknown>;
       let text = HEADER;
-      for (const method of publicMethods(entry)) {
-        for (const example of sqlExamplesOf(repository[method]) ?? []) {
-          const label = `${entry.repository.name}.${method}${example.name ? ` (${example.name})` : ''}`;
-          sent = [];
-          await Promise.resolve(repository[method]!(...example.params)).catch((err: Error) => {
-            failed.push(`${label}: ${err.message}`);
-          });
-          if (sent.length === 0) throw new Error(`${label} sent no SQL with its example params.`);
-          text += sent.map((statement) => `\n-- ${label}\n${statement.trim()}\n`).join('');
-        }
+      for (const { label, run } of callsOf(entry)) {
+        sent = [];
+        await run(db).catch((err: Error) => failed.push(`${label}: ${err.message}`));
+        if (sent.length === 0) throw new Error(`${label} sent no SQL with its example params.`);
+        text += sent.map((statement) => `\n-- ${label}\n${statement.trim()}\n`).join('');
       }
       files.set(`${entry.file}.sql`, text);
     }
