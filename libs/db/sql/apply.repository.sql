@@ -2,82 +2,583 @@
 
 -- ApplyRepository.pending
 /* statement gh_apply_pending */
-select g.account_id, g.graph_key, g.ingested_seq, g.applied_seq, g.first_seq, g.last_event, g.stalled_seq, i.seq, i.body, i.received,
-        -- on the first row only: every other row would have its jsonb parsed again for nothing
-        case when row_number() over (order by i.seq) = 1 then g.counts end as counts
-      from graphs g
-      left join lateral (
-        select seq, body, received from (
-          select seq, body, received, pg_column_size(body) as size,
-            sum(pg_column_size(body)) over (order by seq) as upto
-          from inbox
-          where graph_id = g.graph_id and seq > g.applied_seq order by seq limit $1) r
-        where upto - size < $2
-      ) i on true
-      where g.graph_id = $3
-      order by i.seq
+select
+  g.account_id,
+  g.graph_key,
+  g.ingested_seq,
+  g.applied_seq,
+  g.first_seq,
+  g.last_event,
+  g.stalled_seq,
+  i.seq,
+  i.body,
+  i.received,
+  -- on the first row only: every other row would have its jsonb parsed again for nothing
+  case
+    when row_number() over (
+      order by
+        i.seq
+    ) = 1 then g.counts
+  end as counts
+from
+  graphs g
+  left join lateral (
+    select
+      seq,
+      body,
+      received
+    from
+      (
+        select
+          seq,
+          body,
+          received,
+          pg_column_size(body) as size,
+          sum(pg_column_size(body)) over (
+            order by
+              seq
+          ) as upto
+        from
+          inbox
+        where
+          graph_id = g.graph_id
+          and seq > g.applied_seq
+        order by
+          seq
+        limit
+          $1
+      ) r
+    where
+      upto - size < $2
+  ) i on true
+where
+  g.graph_id = $3
+order by
+  i.seq
 
 -- ApplyRepository.commitIfCurrent
 /* statement gh_apply_commit */
 with
-        advanced as (
-          update graphs
-          set applied_seq = $1, first_seq = $2,
-              last_event = $3, counts = $4::jsonb
-          where graph_id = $5 and applied_seq = $6 returning 1),
-        new_events as (insert into "events" ("graph_id", "seq", "key", "type", "created", "node_no", "counts", "applied", "public_json", "active_before", "stale_after_ms")
-    select "graph_id", "seq", "key", "type", "created", "node_no", "counts"::jsonb, "applied", "public_json", "active_before", "stale_after_ms" from rows from (unnest($7::bigint[]), unnest($8::bigint[]), unnest($9::text[]), unnest($10::text[]), unnest($11::bigint[]), unnest($12::int[]), string_to_table($13::text, $14::text, ''), unnest($15::bigint[]), string_to_table($16::text, $17::text, ''), unnest($18::int[]), unnest($19::bigint[])) as r("graph_id", "seq", "key", "type", "created", "node_no", "counts", "applied", "public_json", "active_before", "stale_after_ms")
-    where exists (select 1 from advanced)),
-        new_versions as (insert into "node_versions" ("graph_id", "node_no", "valid_from", "sort_key", "parent_no", "depth", "kind", "state", "last_event", "superseded_seq", "created_seq", "public_json")
-    select "graph_id", "node_no", "valid_from", "sort_key", "parent_no", "depth", "kind", "state", "last_event", "superseded_seq", "created_seq", "public_json" from rows from (unnest($20::bigint[]), unnest($21::int[]), unnest($22::bigint[]), unnest($23::text[]), unnest($24::int[]), unnest($25::int[]), unnest($26::text[]), unnest($27::text[]), unnest($28::bigint[]), unnest($29::bigint[]), unnest($30::bigint[]), string_to_table($31::text, $32::text, '')) as r("graph_id", "node_no", "valid_from", "sort_key", "parent_no", "depth", "kind", "state", "last_event", "superseded_seq", "created_seq", "public_json")
-    where exists (select 1 from advanced)),
-        superseded as (
-          update node_versions v set superseded_seq = n.valid_from
-          from unnest($33::int[], $34::bigint[])
-            as n(node_no, valid_from)
-          where v.graph_id = $35 and v.node_no = n.node_no and exists (select 1 from advanced)
-            and v.valid_from = (select max(p.valid_from) from node_versions p
-              where p.graph_id = $36 and p.node_no = n.node_no and p.valid_from < n.valid_from)),
-        new_snapshots as (insert into "task_snapshots" ("graph_id", "node_no", "seq", "tasks")
-    select "graph_id", "node_no", "seq", "tasks"::jsonb from rows from (unnest($37::bigint[]), unnest($38::int[]), unnest($39::bigint[]), string_to_table($40::text, $41::text, '')) as r("graph_id", "node_no", "seq", "tasks")
-    where exists (select 1 from advanced)),
-        new_spawns as (insert into "spawns" ("graph_id", "requester_no", "child_no", "seq", "spawn_call_id", "agent_type", "purpose", "background", "created")
-    select "graph_id", "requester_no", "child_no", "seq", "spawn_call_id", "agent_type", "purpose", "background", "created" from rows from (unnest($42::bigint[]), unnest($43::int[]), unnest($44::int[]), unnest($45::bigint[]), unnest($46::text[]), unnest($47::text[]), unnest($48::text[]), unnest($49::boolean[]), unnest($50::bigint[])) as r("graph_id", "requester_no", "child_no", "seq", "spawn_call_id", "agent_type", "purpose", "background", "created")
-    where exists (select 1 from advanced)),
-        new_messages as (insert into "messages" ("graph_id", "seq", "from_no", "to_no", "message_id", "text", "created")
-    select "graph_id", "seq", "from_no", "to_no", "message_id", "text", "created" from rows from (unnest($51::bigint[]), unnest($52::bigint[]), unnest($53::int[]), unnest($54::int[]), unnest($55::text[]), unnest($56::text[]), unnest($57::bigint[])) as r("graph_id", "seq", "from_no", "to_no", "message_id", "text", "created")
-    where exists (select 1 from advanced)),
-        new_waits as (insert into "waits" ("graph_id", "node_no", "on_no", "started_seq", "started", "reason", "ended_seq", "ended")
-    select "graph_id", "node_no", "on_no", "started_seq", "started", "reason", "ended_seq", "ended" from rows from (unnest($58::bigint[]), unnest($59::int[]), unnest($60::int[]), unnest($61::bigint[]), unnest($62::bigint[]), unnest($63::text[]), unnest($64::bigint[]), unnest($65::bigint[])) as r("graph_id", "node_no", "on_no", "started_seq", "started", "reason", "ended_seq", "ended")
-    where exists (select 1 from advanced)),
-        closed_waits as (
-          update waits w set ended_seq = c.ended_seq, ended = c.ended
-          from unnest($66::int[], $67::int[], $68::bigint[],
-            $69::bigint[], $70::bigint[])
-            as c(node_no, on_no, started_seq, ended_seq, ended)
-          where w.graph_id = $71 and w.node_no = c.node_no and w.on_no = c.on_no
-            and w.started_seq = c.started_seq and exists (select 1 from advanced)),
-        new_notices as (insert into "notices" ("account_id", "notice_no", "graph_id", "node_no", "seq", "type", "created", "body")
-    select "account_id", "notice_no", "graph_id", "node_no", "seq", "type", "created", "body" from rows from (unnest($72::bigint[]), unnest($73::bigint[]), unnest($74::bigint[]), unnest($75::int[]), unnest($76::bigint[]), unnest($77::text[]), unnest($78::bigint[]), string_to_table($79::text, $80::text, '')) as r("account_id", "notice_no", "graph_id", "node_no", "seq", "type", "created", "body")
-    where exists (select 1 from advanced)),
-        applied_inbox as (
-          delete from inbox where graph_id = $81 and seq <= $82 and exists (select 1 from advanced))
-      select (select count(*)::int from advanced) as advanced,
-        -- No wait for the WAL flush: a run lost to a crash is lost whole, inbox rows included,
-        -- and is applied again. (A later synchronous commit flushes it anyway.)
-        set_config('synchronous_commit', 'off', true) as asynchronous
+  advanced as (
+    update graphs
+    set
+      applied_seq = $1,
+      first_seq = $2,
+      last_event = $3,
+      counts = $4::jsonb
+    where
+      graph_id = $5
+      and applied_seq = $6
+    returning
+      1
+  ),
+  new_events as (
+    insert into
+      "events" (
+        "graph_id",
+        "seq",
+        "key",
+        "type",
+        "created",
+        "node_no",
+        "counts",
+        "applied",
+        "public_json",
+        "active_before",
+        "stale_after_ms"
+      )
+    select
+      "graph_id",
+      "seq",
+      "key",
+      "type",
+      "created",
+      "node_no",
+      "counts"::jsonb,
+      "applied",
+      "public_json",
+      "active_before",
+      "stale_after_ms"
+    from
+      rows
+    from
+      (
+        unnest($7::bigint[]),
+        unnest($8::bigint[]),
+        unnest($9::text[]),
+        unnest($10::text[]),
+        unnest($11::bigint[]),
+        unnest($12::int[]),
+        string_to_table($13::text, $14::text, ''),
+        unnest($15::bigint[]),
+        string_to_table($16::text, $17::text, ''),
+        unnest($18::int[]),
+        unnest($19::bigint[])
+      ) as r (
+        "graph_id",
+        "seq",
+        "key",
+        "type",
+        "created",
+        "node_no",
+        "counts",
+        "applied",
+        "public_json",
+        "active_before",
+        "stale_after_ms"
+      )
+    where
+      exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  new_versions as (
+    insert into
+      "node_versions" (
+        "graph_id",
+        "node_no",
+        "valid_from",
+        "sort_key",
+        "parent_no",
+        "depth",
+        "kind",
+        "state",
+        "last_event",
+        "superseded_seq",
+        "created_seq",
+        "public_json"
+      )
+    select
+      "graph_id",
+      "node_no",
+      "valid_from",
+      "sort_key",
+      "parent_no",
+      "depth",
+      "kind",
+      "state",
+      "last_event",
+      "superseded_seq",
+      "created_seq",
+      "public_json"
+    from
+      rows
+    from
+      (
+        unnest($20::bigint[]),
+        unnest($21::int[]),
+        unnest($22::bigint[]),
+        unnest($23::text[]),
+        unnest($24::int[]),
+        unnest($25::int[]),
+        unnest($26::text[]),
+        unnest($27::text[]),
+        unnest($28::bigint[]),
+        unnest($29::bigint[]),
+        unnest($30::bigint[]),
+        string_to_table($31::text, $32::text, '')
+      ) as r (
+        "graph_id",
+        "node_no",
+        "valid_from",
+        "sort_key",
+        "parent_no",
+        "depth",
+        "kind",
+        "state",
+        "last_event",
+        "superseded_seq",
+        "created_seq",
+        "public_json"
+      )
+    where
+      exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  superseded as (
+    update node_versions v
+    set
+      superseded_seq = n.valid_from
+    from
+      unnest($33::int[], $34::bigint[]) as n (node_no, valid_from)
+    where
+      v.graph_id = $35
+      and v.node_no = n.node_no
+      and exists (
+        select
+          1
+        from
+          advanced
+      )
+      and v.valid_from = (
+        select
+          max(p.valid_from)
+        from
+          node_versions p
+        where
+          p.graph_id = $36
+          and p.node_no = n.node_no
+          and p.valid_from < n.valid_from
+      )
+  ),
+  new_snapshots as (
+    insert into
+      "task_snapshots" ("graph_id", "node_no", "seq", "tasks")
+    select
+      "graph_id",
+      "node_no",
+      "seq",
+      "tasks"::jsonb
+    from
+      rows
+    from
+      (
+        unnest($37::bigint[]),
+        unnest($38::int[]),
+        unnest($39::bigint[]),
+        string_to_table($40::text, $41::text, '')
+      ) as r ("graph_id", "node_no", "seq", "tasks")
+    where
+      exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  new_spawns as (
+    insert into
+      "spawns" (
+        "graph_id",
+        "requester_no",
+        "child_no",
+        "seq",
+        "spawn_call_id",
+        "agent_type",
+        "purpose",
+        "background",
+        "created"
+      )
+    select
+      "graph_id",
+      "requester_no",
+      "child_no",
+      "seq",
+      "spawn_call_id",
+      "agent_type",
+      "purpose",
+      "background",
+      "created"
+    from
+      rows
+    from
+      (
+        unnest($42::bigint[]),
+        unnest($43::int[]),
+        unnest($44::int[]),
+        unnest($45::bigint[]),
+        unnest($46::text[]),
+        unnest($47::text[]),
+        unnest($48::text[]),
+        unnest($49::boolean[]),
+        unnest($50::bigint[])
+      ) as r (
+        "graph_id",
+        "requester_no",
+        "child_no",
+        "seq",
+        "spawn_call_id",
+        "agent_type",
+        "purpose",
+        "background",
+        "created"
+      )
+    where
+      exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  new_messages as (
+    insert into
+      "messages" (
+        "graph_id",
+        "seq",
+        "from_no",
+        "to_no",
+        "message_id",
+        "text",
+        "created"
+      )
+    select
+      "graph_id",
+      "seq",
+      "from_no",
+      "to_no",
+      "message_id",
+      "text",
+      "created"
+    from
+      rows
+    from
+      (
+        unnest($51::bigint[]),
+        unnest($52::bigint[]),
+        unnest($53::int[]),
+        unnest($54::int[]),
+        unnest($55::text[]),
+        unnest($56::text[]),
+        unnest($57::bigint[])
+      ) as r (
+        "graph_id",
+        "seq",
+        "from_no",
+        "to_no",
+        "message_id",
+        "text",
+        "created"
+      )
+    where
+      exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  new_waits as (
+    insert into
+      "waits" (
+        "graph_id",
+        "node_no",
+        "on_no",
+        "started_seq",
+        "started",
+        "reason",
+        "ended_seq",
+        "ended"
+      )
+    select
+      "graph_id",
+      "node_no",
+      "on_no",
+      "started_seq",
+      "started",
+      "reason",
+      "ended_seq",
+      "ended"
+    from
+      rows
+    from
+      (
+        unnest($58::bigint[]),
+        unnest($59::int[]),
+        unnest($60::int[]),
+        unnest($61::bigint[]),
+        unnest($62::bigint[]),
+        unnest($63::text[]),
+        unnest($64::bigint[]),
+        unnest($65::bigint[])
+      ) as r (
+        "graph_id",
+        "node_no",
+        "on_no",
+        "started_seq",
+        "started",
+        "reason",
+        "ended_seq",
+        "ended"
+      )
+    where
+      exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  closed_waits as (
+    update waits w
+    set
+      ended_seq = c.ended_seq,
+      ended = c.ended
+    from
+      unnest(
+        $66::int[],
+        $67::int[],
+        $68::bigint[],
+        $69::bigint[],
+        $70::bigint[]
+      ) as c (node_no, on_no, started_seq, ended_seq, ended)
+    where
+      w.graph_id = $71
+      and w.node_no = c.node_no
+      and w.on_no = c.on_no
+      and w.started_seq = c.started_seq
+      and exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  new_notices as (
+    insert into
+      "notices" (
+        "account_id",
+        "notice_no",
+        "graph_id",
+        "node_no",
+        "seq",
+        "type",
+        "created",
+        "body"
+      )
+    select
+      "account_id",
+      "notice_no",
+      "graph_id",
+      "node_no",
+      "seq",
+      "type",
+      "created",
+      "body"
+    from
+      rows
+    from
+      (
+        unnest($72::bigint[]),
+        unnest($73::bigint[]),
+        unnest($74::bigint[]),
+        unnest($75::int[]),
+        unnest($76::bigint[]),
+        unnest($77::text[]),
+        unnest($78::bigint[]),
+        string_to_table($79::text, $80::text, '')
+      ) as r (
+        "account_id",
+        "notice_no",
+        "graph_id",
+        "node_no",
+        "seq",
+        "type",
+        "created",
+        "body"
+      )
+    where
+      exists (
+        select
+          1
+        from
+          advanced
+      )
+  ),
+  applied_inbox as (
+    delete from inbox
+    where
+      graph_id = $81
+      and seq <= $82
+      and exists (
+        select
+          1
+        from
+          advanced
+      )
+  )
+select
+  (
+    select
+      count(*)::int
+    from
+      advanced
+  ) as advanced,
+  -- No wait for the WAL flush: a run lost to a crash is lost whole, inbox rows included,
+  -- and is applied again. (A later synchronous commit flushes it anyway.)
+  set_config('synchronous_commit', 'off', true) as asynchronous
 
 -- ApplyRepository.commitDurably
-select set_config('synchronous_commit', 'on', true)
+select
+  set_config('synchronous_commit', 'on', true)
 
 -- ApplyRepository.recordStall
 with
-      stalled as (
-        update graphs set stalled_seq = $1, stalled_error = $2,
-          stalled_at = $3
-        where graph_id = $4 and applied_seq = $5 and stalled_seq is null
-        returning 1),
-      new_notice as (insert into "notices" ("account_id", "notice_no", "graph_id", "node_no", "seq", "type", "created", "body")
-    select "account_id", "notice_no", "graph_id", "node_no", "seq", "type", "created", "body" from rows from (unnest($6::bigint[]), unnest($7::bigint[]), unnest($8::bigint[]), unnest($9::int[]), unnest($10::bigint[]), unnest($11::text[]), unnest($12::bigint[]), string_to_table($13::text, $14::text, '')) as r("account_id", "notice_no", "graph_id", "node_no", "seq", "type", "created", "body")
-    where exists (select 1 from stalled))
-      select (select count(*)::int from stalled) as stalled
+  stalled as (
+    update graphs
+    set
+      stalled_seq = $1,
+      stalled_error = $2,
+      stalled_at = $3
+    where
+      graph_id = $4
+      and applied_seq = $5
+      and stalled_seq is null
+    returning
+      1
+  ),
+  new_notice as (
+    insert into
+      "notices" (
+        "account_id",
+        "notice_no",
+        "graph_id",
+        "node_no",
+        "seq",
+        "type",
+        "created",
+        "body"
+      )
+    select
+      "account_id",
+      "notice_no",
+      "graph_id",
+      "node_no",
+      "seq",
+      "type",
+      "created",
+      "body"
+    from
+      rows
+    from
+      (
+        unnest($6::bigint[]),
+        unnest($7::bigint[]),
+        unnest($8::bigint[]),
+        unnest($9::int[]),
+        unnest($10::bigint[]),
+        unnest($11::text[]),
+        unnest($12::bigint[]),
+        string_to_table($13::text, $14::text, '')
+      ) as r (
+        "account_id",
+        "notice_no",
+        "graph_id",
+        "node_no",
+        "seq",
+        "type",
+        "created",
+        "body"
+      )
+    where
+      exists (
+        select
+          1
+        from
+          stalled
+      )
+  )
+select
+  (
+    select
+      count(*)::int
+    from
+      stalled
+  ) as stalled

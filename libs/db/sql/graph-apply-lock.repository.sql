@@ -2,8 +2,10 @@
 
 -- GraphApplyLockRepository.withApplyLock
 /* statement gh_apply_lock */
-select pg_try_advisory_lock($1::int, ($2::bigint % 2147483647)::int) as locked
+select
+  pg_try_advisory_lock($1::int, ($2::bigint % 2147483647)::int) as locked
 
 -- GraphApplyLockRepository.withApplyLock
 /* statement gh_apply_unlock */
-select pg_advisory_unlock($1::int, ($2::bigint % 2147483647)::int)
+select
+  pg_advisory_unlock($1::int, ($2::bigint % 2147483647)::int)

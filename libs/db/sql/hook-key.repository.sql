@@ -2,29 +2,77 @@
 
 -- HookKeyRepository.transcriptFeeds
 select
-        (datcollate in ('C', 'POSIX') or lower(datcollate) in ('c.utf-8', 'c.utf8')) as bytes
-      from pg_database where datname = current_database()
+  (
+    datcollate in ('C', 'POSIX')
+    or lower(datcollate) in ('c.utf-8', 'c.utf8')
+  ) as bytes
+from
+  pg_database
+where
+  datname = current_database()
 
 -- HookKeyRepository.transcriptFeeds
-select exists (
-        select 1 from graph_directory d join event_keys k on k.graph_id = d.graph_id
-        where d.graph_key = $1 and d.account_id = $2 and k.key >= $3 and k.key < $4
-          and starts_with(k.key, $5)
-          and not exists (select 1 from unnest($6::text[]) p
-            where starts_with(k.key, p))
-          and k.key <> all($7::text[])) as feeds
+select
+  exists (
+    select
+      1
+    from
+      graph_directory d
+      join event_keys k on k.graph_id = d.graph_id
+    where
+      d.graph_key = $1
+      and d.account_id = $2
+      and k.key >= $3
+      and k.key < $4
+      and starts_with(k.key, $5)
+      and not exists (
+        select
+          1
+        from
+          unnest($6::text[]) p
+        where
+          starts_with(k.key, p)
+      )
+      and k.key <> all ($7::text[])
+  ) as feeds
 
 -- HookKeyRepository.newestOf
 select
-        (datcollate in ('C', 'POSIX') or lower(datcollate) in ('c.utf-8', 'c.utf8')) as bytes
-      from pg_database where datname = current_database()
+  (
+    datcollate in ('C', 'POSIX')
+    or lower(datcollate) in ('c.utf-8', 'c.utf8')
+  ) as bytes
+from
+  pg_database
+where
+  datname = current_database()
 
 -- HookKeyRepository.newestOf
 select
-        (select max(k.key collate "C") from event_keys k
-        where k.graph_id = d.graph_id and k.key >= $1 and k.key < $2
-          and starts_with(k.key, $3)) as a, (select max(k.key collate "C") from event_keys k
-        where k.graph_id = d.graph_id and k.key >= $4 and k.key < $5
-          and starts_with(k.key, $6)) as b
-      from graph_directory d
-      where d.graph_key = $7 and d.account_id = $8
+  (
+    select
+      max(k.key collate "C")
+    from
+      event_keys k
+    where
+      k.graph_id = d.graph_id
+      and k.key >= $1
+      and k.key < $2
+      and starts_with(k.key, $3)
+  ) as a,
+  (
+    select
+      max(k.key collate "C")
+    from
+      event_keys k
+    where
+      k.graph_id = d.graph_id
+      and k.key >= $4
+      and k.key < $5
+      and starts_with(k.key, $6)
+  ) as b
+from
+  graph_directory d
+where
+  d.graph_key = $7
+  and d.account_id = $8

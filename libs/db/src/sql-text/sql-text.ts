@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { format } from 'sql-formatter';
 import { join } from 'node:path';
 import { createDb, Db } from '../connection';
 import { capturingClient } from './capturing-client';
@@ -77,6 +78,15 @@ export function undeclaredMethods(): string[] {
   });
 }
 
+/** The statement laid out one clause a line (sql-formatter); as sent when it cannot parse it. */
+function formatted(statement: string): string {
+  try {
+    return format(statement, { language: 'postgresql', keywordCase: 'lower' });
+  } catch {
+    return statement.trim();
+  }
+}
+
 export interface GeneratedSql {
   /** Each repository's SQL file: name -> text. */
   files: Map<string, string>;
@@ -106,7 +116,7 @@ export async function generateSqlText(url: string): Promise<GeneratedSql> {
         sent = [];
         await run(db).catch((err: Error) => failed.push(`${label}: ${err.message}`));
         if (sent.length === 0) throw new Error(`${label} sent no SQL with its example params.`);
-        text += sent.map((statement) => `\n-- ${label}\n${statement.trim()}\n`).join('');
+        text += sent.map((statement) => `\n-- ${label}\n${formatted(statement)}\n`).join('');
       }
       files.set(`${entry.file}.sql`, text);
     }
