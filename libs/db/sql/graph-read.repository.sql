@@ -10,14 +10,22 @@ where
 
 -- GraphReadRepository.findAt
 select
-  json_build_array(
+  json_build_object(
+    'graph_id',
     "g"."graph_id",
+    'graph_key',
     "g"."graph_key",
+    'account_id',
     "g"."account_id",
+    'source',
     "g"."source",
+    'created',
     "g"."created",
+    'applied_seq',
     "g"."applied_seq",
+    'first_seq',
     "g"."first_seq",
+    'last_event',
     "g"."last_event"
   ) as "head",
   least(
@@ -43,14 +51,22 @@ where
 
 -- GraphReadRepository.findAt (newest)
 select
-  json_build_array(
+  json_build_object(
+    'graph_id',
     "g"."graph_id",
+    'graph_key',
     "g"."graph_key",
+    'account_id',
     "g"."account_id",
+    'source',
     "g"."source",
+    'created',
     "g"."created",
+    'applied_seq',
     "g"."applied_seq",
+    'first_seq',
     "g"."first_seq",
+    'last_event',
     "g"."last_event"
   ) as "head",
   least(
@@ -194,20 +210,34 @@ where
 -- GraphReadRepository.list
 select
   json_agg(
-    json_build_array(
+    json_build_object(
+      'graph_id',
       "g"."graph_id",
+      'graph_key',
       "g"."graph_key",
+      'account_id',
       "g"."account_id",
+      'source',
       "g"."source",
+      'created',
       "g"."created",
+      'applied_seq',
       "g"."applied_seq",
+      'first_seq',
       "g"."first_seq",
+      'last_event',
       "g"."last_event",
+      'counts',
       "g"."counts",
+      'stalled_seq',
       "g"."stalled_seq",
+      'stalled_error',
       "g"."stalled_error",
+      'stalled_at',
       "g"."stalled_at",
+      'first_created',
       "g"."first_created",
+      'active_working',
       "g"."active_working"
     )
     order by
@@ -331,20 +361,34 @@ from
 -- GraphReadRepository.list (after, filtered)
 select
   json_agg(
-    json_build_array(
+    json_build_object(
+      'graph_id',
       "g"."graph_id",
+      'graph_key',
       "g"."graph_key",
+      'account_id',
       "g"."account_id",
+      'source',
       "g"."source",
+      'created',
       "g"."created",
+      'applied_seq',
       "g"."applied_seq",
+      'first_seq',
       "g"."first_seq",
+      'last_event',
       "g"."last_event",
+      'counts',
       "g"."counts",
+      'stalled_seq',
       "g"."stalled_seq",
+      'stalled_error',
       "g"."stalled_error",
+      'stalled_at',
       "g"."stalled_at",
+      'first_created',
       "g"."first_created",
+      'active_working',
       "g"."active_working"
     )
     order by
@@ -468,20 +512,34 @@ from
 -- GraphReadRepository.list (before)
 select
   json_agg(
-    json_build_array(
+    json_build_object(
+      'graph_id',
       "g"."graph_id",
+      'graph_key',
       "g"."graph_key",
+      'account_id',
       "g"."account_id",
+      'source',
       "g"."source",
+      'created',
       "g"."created",
+      'applied_seq',
       "g"."applied_seq",
+      'first_seq',
       "g"."first_seq",
+      'last_event',
       "g"."last_event",
+      'counts',
       "g"."counts",
+      'stalled_seq',
       "g"."stalled_seq",
+      'stalled_error',
       "g"."stalled_error",
+      'stalled_at',
       "g"."stalled_at",
+      'first_created',
       "g"."first_created",
+      'active_working',
       "g"."active_working"
     )
     order by

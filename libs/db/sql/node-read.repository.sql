@@ -3,23 +3,40 @@
 -- NodeReadRepository.findWithGraph
 select
   "p"."i",
-  json_build_array(
-    "g"."graph_id",
-    "g"."graph_key",
-    "g"."account_id",
-    "g"."source",
-    "g"."created",
-    "g"."applied_seq",
-    "g"."first_seq",
-    "g"."last_event",
+  json_build_object(
+    'head',
+    json_build_object(
+      'graph_id',
+      "g"."graph_id",
+      'graph_key',
+      "g"."graph_key",
+      'account_id',
+      "g"."account_id",
+      'source',
+      "g"."source",
+      'created',
+      "g"."created",
+      'applied_seq',
+      "g"."applied_seq",
+      'first_seq',
+      "g"."first_seq",
+      'last_event',
+      "g"."last_event"
+    ),
+    'seq',
     least(
       coalesce("p"."seq", "g"."applied_seq"),
       "g"."applied_seq"
     ),
+    'sort_key',
     v.sort_key,
+    'created_seq',
     v.created_seq,
+    'node_state',
     v.node_state,
+    'node_last_event',
     v.node_last_event,
+    'next_created',
     case
       when v.node_state is null
       or v.node_state = 'working'
@@ -82,23 +99,40 @@ from
 -- NodeReadRepository.findWithGraph (newest, json only)
 select
   "p"."i",
-  json_build_array(
-    "g"."graph_id",
-    "g"."graph_key",
-    "g"."account_id",
-    "g"."source",
-    "g"."created",
-    "g"."applied_seq",
-    "g"."first_seq",
-    "g"."last_event",
+  json_build_object(
+    'head',
+    json_build_object(
+      'graph_id',
+      "g"."graph_id",
+      'graph_key',
+      "g"."graph_key",
+      'account_id',
+      "g"."account_id",
+      'source',
+      "g"."source",
+      'created',
+      "g"."created",
+      'applied_seq',
+      "g"."applied_seq",
+      'first_seq',
+      "g"."first_seq",
+      'last_event',
+      "g"."last_event"
+    ),
+    'seq',
     least(
       coalesce("p"."seq", "g"."applied_seq"),
       "g"."applied_seq"
     ),
+    'sort_key',
     v.sort_key,
+    'created_seq',
     v.created_seq,
+    'node_state',
     v.node_state,
+    'node_last_event',
     v.node_last_event,
+    'next_created',
     case
       when v.node_state is null
       or v.node_state = 'working'

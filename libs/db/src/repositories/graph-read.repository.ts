@@ -8,8 +8,9 @@ import {
   GRAPH_HEAD_COLUMNS,
   graphById,
   graphHeadOf,
-  GraphHeadTuple,
+  GraphHeadColumns,
   GraphRowColumns,
+  jsonObjectOf,
   momentSeq,
   nextEventCreated,
   toGraphRow,
@@ -125,9 +126,7 @@ const findAt = new PreparedStatement(
     graphById(db, arg.graphId).select((eb) => {
       const seq = momentSeq(eb, arg.seq);
       return [
-        sql<GraphHeadTuple>`json_build_array(${sql.join(
-          GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
-        )})`.as('head'),
+        jsonObjectOf<GraphHeadColumns>(GRAPH_HEAD_COLUMNS).as('head'),
         seq.as('seq'),
         nextEventCreated(eb, seq).as('next_created'),
       ];
@@ -254,23 +253,8 @@ const LIST_ARGS = {
   activeSince: pgArg<number>('bigint'),
 };
 
-/** A listed graph as the page's JSON holds it: the columns LISTED_COLUMNS names, in that order. */
-type ListedTuple = [
-  graph_id: number,
-  graph_key: string,
-  account_id: number,
-  source: GraphRowColumns['source'],
-  created: number,
-  applied_seq: number,
-  first_seq: number | null,
-  last_event: number | null,
-  counts: GraphRowColumns['counts'],
-  stalled_seq: number | null,
-  stalled_error: string | null,
-  stalled_at: number | null,
-  first_created: number | null,
-  active_working: number,
-];
+/** A listed graph as the page's JSON holds it: the columns LISTED_COLUMNS names. */
+type ListedColumns = GraphRowColumns & { first_created: number | null; active_working: number };
 const LISTED_COLUMNS = [...GRAPH_COLUMNS, 'g.first_created', 'g.active_working'] as const;
 
 /**
@@ -279,8 +263,8 @@ const LISTED_COLUMNS = [...GRAPH_COLUMNS, 'g.first_created', 'g.active_working']
  * graph's position on, the cursor itself first when the list holds it: a walk of
  * graphs_account_activity from the cursor's `last_event`. Each graph of the page then gets its
  * first retained event's `created` and its active working nodes now. The page travels as ONE json
- * value, an array of one array per graph (LISTED_COLUMNS): pg's work per row and per field, and
- * the keys of a json object per row, cost more than the values.
+ * value, an array of one object per graph (LISTED_COLUMNS): pg's work per row and per field costs
+ * more than the values.
  */
 const listPage = (reverse: boolean) =>
   new PreparedStatement(reverse ? 'gh_graph_list_before' : 'gh_graph_list', LIST_ARGS, (db, a) => {
@@ -347,9 +331,9 @@ const listPage = (reverse: boolean) =>
     return db
       .selectFrom(listed.as('g'))
       .select(
-        sql<ListedTuple[] | null>`json_agg(json_build_array(${sql.join(
-          LISTED_COLUMNS.map((c) => sql.ref(c)),
-        )}) order by g.last_event ${order})`.as('page'),
+        sql<
+          ListedColumns[] | null
+        >`json_agg(${jsonObjectOf(LISTED_COLUMNS)} order by g.last_event ${order})`.as('page'),
       );
   });
 const listPages = { after: listPage(false), before: listPage(true) };
@@ -459,18 +443,13 @@ export class GraphReadRepository {
       activeSince: q.activeSince,
     });
     const rows = page ?? [];
-    if (cursorId !== null && rows.shift()?.[0] !== cursorId) return null;
+    if (cursorId !== null && rows.shift()?.graph_id !== cursorId) return null;
     return rows.map(listedGraph);
   }
 }
 
-/** A listed tuple: the graph's columns in GRAPH_COLUMNS' order (as the statement builds it), then two facts. */
-function listedGraph(t: ListedTuple): ListedGraph {
-  const columns: Record<string, unknown> = {};
-  GRAPH_COLUMNS.forEach((c, i) => (columns[c.slice('g.'.length)] = t[i]));
-  return {
-    graph: toGraphRow(columns as GraphRowColumns),
-    firstEventCreated: t[GRAPH_COLUMNS.length],
-    activeWorking: t[GRAPH_COLUMNS.length + 1] as ListedTuple[13],
-  };
-}
+const listedGraph = (r: ListedColumns): ListedGraph => ({
+  graph: toGraphRow(r),
+  firstEventCreated: r.first_created,
+  activeWorking: r.active_working,
+});

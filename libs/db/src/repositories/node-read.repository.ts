@@ -11,7 +11,8 @@ import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
   GRAPH_HEAD_COLUMNS,
   graphHeadOf,
-  GraphHeadTuple,
+  GraphHeadColumns,
+  jsonObjectOf,
   momentSeq,
   nextEventCreated,
 } from './graph-queries';
@@ -93,16 +94,16 @@ const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]
 const recordColumnsOf = <A extends string>(a: A) =>
   RECORD_COLUMNS.map((c) => `${a}.${c}` as `${A}.${(typeof RECORD_COLUMNS)[number]}`);
 
-/** A node read's row but its stored JSON, as `r` of gh_node_with_graph holds it (one json array). */
-type NodeWithGraphTuple = [
-  ...GraphHeadTuple,
-  seq: number,
-  sort_key: string | null,
-  created_seq: number | null,
-  node_state: string | null,
-  node_last_event: number | null,
-  next_created: number | null,
-];
+/** A node read's row but its stored JSON, as `r` of gh_node_with_graph holds it (one json object). */
+interface NodeWithGraphColumns {
+  head: GraphHeadColumns;
+  seq: number;
+  sort_key: string | null;
+  created_seq: number | null;
+  node_state: string | null;
+  node_last_event: number | null;
+  next_created: number | null;
+}
 
 /** A node read: the node `nodeNo` of graph `graphId` as of event `seq` (null: the newest). */
 export interface NodeReadItem {
@@ -116,7 +117,7 @@ export interface NodeReadItem {
 /**
  * Node reads, many at once (see BatchedStatement): for each, the graph's head and the node's
  * version by a lateral join. The stored JSON, the bulk of the row, comes as its own text column
- * (no escaping into json and back); the rest as one json array (pg describes and parses three
+ * (no escaping into json and back); the rest as one json object (pg describes and parses three
  * fields, not sixteen). The next event's `created` only where `stale` can need it: a plain read
  * of a node that is not working is never stale, whatever the moment's instant. `sort_key` and
  * `created_seq`, which a record needs besides the JSON, only for reads with expansions.
@@ -164,10 +165,10 @@ const nodeWithGraph = (oneGraph: boolean) =>
           const seq = momentSeq(eb, eb.ref('p.seq'));
           return [
             'p.i',
-            sql<NodeWithGraphTuple>`json_build_array(${sql.join(
-              GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
-            )}, ${seq}, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
-              case when v.node_state is null or v.node_state = 'working' or p.objects
+            sql<NodeWithGraphColumns>`json_build_object('head', ${jsonObjectOf(GRAPH_HEAD_COLUMNS)},
+              'seq', ${seq}, 'sort_key', v.sort_key, 'created_seq', v.created_seq,
+              'node_state', v.node_state, 'node_last_event', v.node_last_event,
+              'next_created', case when v.node_state is null or v.node_state = 'working' or p.objects
                 then ${nextEventCreated(eb, seq)} end)`.as('r'),
             'v.node_json',
           ];
@@ -266,21 +267,17 @@ export class NodeReadRepository {
   ): Promise<NodeWithGraph | null> {
     const row = await findWithGraph.load(this.db, { graphId, nodeNo, seq, objects });
     if (!row) return null;
-    const t = row.r;
-    const node = nodeJsonOf({
-      node_json: row.node_json,
-      node_state: t[11],
-      node_last_event: t[12],
-    });
+    const { r } = row;
+    const node = nodeJsonOf({ ...r, node_json: row.node_json });
     return {
-      graph: graphHeadOf(t),
-      seq: t[8],
+      graph: graphHeadOf(r.head),
+      seq: r.seq,
       node,
       record:
         node && objects
-          ? recordOf({ node_json: node.json, sort_key: t[9]!, created_seq: t[10]! })
+          ? recordOf({ node_json: node.json, sort_key: r.sort_key!, created_seq: r.created_seq! })
           : null,
-      nextCreated: t[13],
+      nextCreated: r.next_created,
     };
   }
 
