@@ -10,85 +10,75 @@ where
 
 -- GraphReadRepository.findAt
 select
-  json_build_object(
-    'graph_id',
-    "g"."graph_id",
-    'graph_key',
-    "g"."graph_key",
-    'account_id',
-    "g"."account_id",
-    'source',
-    "g"."source",
-    'created',
-    "g"."created",
-    'applied_seq',
-    "g"."applied_seq",
-    'first_seq',
-    "g"."first_seq",
-    'last_event',
-    "g"."last_event"
-  ) as "head",
-  least(
-    coalesce(cast($1 as bigint), "g"."applied_seq"),
-    "g"."applied_seq"
-  ) as "seq",
+  row_to_json(r) as r
+from
   (
     select
-      "e"."created"
-    from
-      "events" as "e"
-    where
-      "e"."graph_id" = "g"."graph_id"
-      and "e"."seq" = least(
+      "g"."graph_id",
+      "g"."graph_key",
+      "g"."account_id",
+      "g"."source",
+      "g"."created",
+      "g"."applied_seq",
+      "g"."first_seq",
+      "g"."last_event",
+      least(
         coalesce(cast($1 as bigint), "g"."applied_seq"),
         "g"."applied_seq"
-      ) + 1
-  ) as "next_created"
-from
-  "graphs" as "g"
-where
-  "g"."graph_id" = cast($2 as bigint)
+      ) as "seq",
+      (
+        select
+          "e"."created"
+        from
+          "events" as "e"
+        where
+          "e"."graph_id" = "g"."graph_id"
+          and "e"."seq" = least(
+            coalesce(cast($1 as bigint), "g"."applied_seq"),
+            "g"."applied_seq"
+          ) + 1
+      ) as "next_created"
+    from
+      "graphs" as "g"
+    where
+      "g"."graph_id" = cast($2 as bigint)
+  ) as r
 
 -- GraphReadRepository.findAt (newest)
 select
-  json_build_object(
-    'graph_id',
-    "g"."graph_id",
-    'graph_key',
-    "g"."graph_key",
-    'account_id',
-    "g"."account_id",
-    'source',
-    "g"."source",
-    'created',
-    "g"."created",
-    'applied_seq',
-    "g"."applied_seq",
-    'first_seq',
-    "g"."first_seq",
-    'last_event',
-    "g"."last_event"
-  ) as "head",
-  least(
-    coalesce(cast($1 as bigint), "g"."applied_seq"),
-    "g"."applied_seq"
-  ) as "seq",
+  row_to_json(r) as r
+from
   (
     select
-      "e"."created"
-    from
-      "events" as "e"
-    where
-      "e"."graph_id" = "g"."graph_id"
-      and "e"."seq" = least(
+      "g"."graph_id",
+      "g"."graph_key",
+      "g"."account_id",
+      "g"."source",
+      "g"."created",
+      "g"."applied_seq",
+      "g"."first_seq",
+      "g"."last_event",
+      least(
         coalesce(cast($1 as bigint), "g"."applied_seq"),
         "g"."applied_seq"
-      ) + 1
-  ) as "next_created"
-from
-  "graphs" as "g"
-where
-  "g"."graph_id" = cast($2 as bigint)
+      ) as "seq",
+      (
+        select
+          "e"."created"
+        from
+          "events" as "e"
+        where
+          "e"."graph_id" = "g"."graph_id"
+          and "e"."seq" = least(
+            coalesce(cast($1 as bigint), "g"."applied_seq"),
+            "g"."applied_seq"
+          ) + 1
+      ) as "next_created"
+    from
+      "graphs" as "g"
+    where
+      "g"."graph_id" = cast($2 as bigint)
+  ) as r
 
 -- GraphReadRepository.findWithFacts
 select
@@ -210,36 +200,7 @@ where
 -- GraphReadRepository.list
 select
   json_agg(
-    json_build_object(
-      'graph_id',
-      "g"."graph_id",
-      'graph_key',
-      "g"."graph_key",
-      'account_id',
-      "g"."account_id",
-      'source',
-      "g"."source",
-      'created',
-      "g"."created",
-      'applied_seq',
-      "g"."applied_seq",
-      'first_seq',
-      "g"."first_seq",
-      'last_event',
-      "g"."last_event",
-      'counts',
-      "g"."counts",
-      'stalled_seq',
-      "g"."stalled_seq",
-      'stalled_error',
-      "g"."stalled_error",
-      'stalled_at',
-      "g"."stalled_at",
-      'first_created',
-      "g"."first_created",
-      'active_working',
-      "g"."active_working"
-    )
+    g
     order by
       g.last_event desc nulls last,
       g.graph_key asc
@@ -361,36 +322,7 @@ from
 -- GraphReadRepository.list (after, filtered)
 select
   json_agg(
-    json_build_object(
-      'graph_id',
-      "g"."graph_id",
-      'graph_key',
-      "g"."graph_key",
-      'account_id',
-      "g"."account_id",
-      'source',
-      "g"."source",
-      'created',
-      "g"."created",
-      'applied_seq',
-      "g"."applied_seq",
-      'first_seq',
-      "g"."first_seq",
-      'last_event',
-      "g"."last_event",
-      'counts',
-      "g"."counts",
-      'stalled_seq',
-      "g"."stalled_seq",
-      'stalled_error',
-      "g"."stalled_error",
-      'stalled_at',
-      "g"."stalled_at",
-      'first_created',
-      "g"."first_created",
-      'active_working',
-      "g"."active_working"
-    )
+    g
     order by
       g.last_event desc nulls last,
       g.graph_key asc
@@ -512,36 +444,7 @@ from
 -- GraphReadRepository.list (before)
 select
   json_agg(
-    json_build_object(
-      'graph_id',
-      "g"."graph_id",
-      'graph_key',
-      "g"."graph_key",
-      'account_id',
-      "g"."account_id",
-      'source',
-      "g"."source",
-      'created',
-      "g"."created",
-      'applied_seq',
-      "g"."applied_seq",
-      'first_seq',
-      "g"."first_seq",
-      'last_event',
-      "g"."last_event",
-      'counts',
-      "g"."counts",
-      'stalled_seq',
-      "g"."stalled_seq",
-      'stalled_error',
-      "g"."stalled_error",
-      'stalled_at',
-      "g"."stalled_at",
-      'first_created',
-      "g"."first_created",
-      'active_working',
-      "g"."active_working"
-    )
+    g
     order by
       g.last_event asc nulls first,
       g.graph_key desc

@@ -3,57 +3,7 @@
 -- NodeReadRepository.findWithGraph
 select
   "p"."i",
-  json_build_object(
-    'head',
-    json_build_object(
-      'graph_id',
-      "g"."graph_id",
-      'graph_key',
-      "g"."graph_key",
-      'account_id',
-      "g"."account_id",
-      'source',
-      "g"."source",
-      'created',
-      "g"."created",
-      'applied_seq',
-      "g"."applied_seq",
-      'first_seq',
-      "g"."first_seq",
-      'last_event',
-      "g"."last_event"
-    ),
-    'seq',
-    least(
-      coalesce("p"."seq", "g"."applied_seq"),
-      "g"."applied_seq"
-    ),
-    'sort_key',
-    v.sort_key,
-    'created_seq',
-    v.created_seq,
-    'node_state',
-    v.node_state,
-    'node_last_event',
-    v.node_last_event,
-    'next_created',
-    case
-      when v.node_state is null
-      or v.node_state = 'working'
-      or p.objects then (
-        select
-          "e"."created"
-        from
-          "events" as "e"
-        where
-          "e"."graph_id" = "g"."graph_id"
-          and "e"."seq" = least(
-            coalesce("p"."seq", "g"."applied_seq"),
-            "g"."applied_seq"
-          ) + 1
-      )
-    end
-  ) as "r",
+  row_to_json(r) as "r",
   "v"."node_json"
 from
   (
@@ -95,61 +45,46 @@ from
     limit
       1
   ) as "v" on true
+  cross join lateral (
+    select
+      "g"."graph_id",
+      "g"."graph_key",
+      "g"."account_id",
+      "g"."source",
+      "g"."created",
+      "g"."applied_seq",
+      "g"."first_seq",
+      "g"."last_event",
+      least(
+        coalesce("p"."seq", "g"."applied_seq"),
+        "g"."applied_seq"
+      ) as seq,
+      v.sort_key,
+      v.created_seq,
+      v.node_state,
+      v.node_last_event,
+      case
+        when v.node_state is null
+        or v.node_state = 'working'
+        or p.objects then (
+          select
+            "e"."created"
+          from
+            "events" as "e"
+          where
+            "e"."graph_id" = "g"."graph_id"
+            and "e"."seq" = least(
+              coalesce("p"."seq", "g"."applied_seq"),
+              "g"."applied_seq"
+            ) + 1
+        )
+      end as next_created
+  ) as "r"
 
 -- NodeReadRepository.findWithGraph (newest, json only)
 select
   "p"."i",
-  json_build_object(
-    'head',
-    json_build_object(
-      'graph_id',
-      "g"."graph_id",
-      'graph_key',
-      "g"."graph_key",
-      'account_id',
-      "g"."account_id",
-      'source',
-      "g"."source",
-      'created',
-      "g"."created",
-      'applied_seq',
-      "g"."applied_seq",
-      'first_seq',
-      "g"."first_seq",
-      'last_event',
-      "g"."last_event"
-    ),
-    'seq',
-    least(
-      coalesce("p"."seq", "g"."applied_seq"),
-      "g"."applied_seq"
-    ),
-    'sort_key',
-    v.sort_key,
-    'created_seq',
-    v.created_seq,
-    'node_state',
-    v.node_state,
-    'node_last_event',
-    v.node_last_event,
-    'next_created',
-    case
-      when v.node_state is null
-      or v.node_state = 'working'
-      or p.objects then (
-        select
-          "e"."created"
-        from
-          "events" as "e"
-        where
-          "e"."graph_id" = "g"."graph_id"
-          and "e"."seq" = least(
-            coalesce("p"."seq", "g"."applied_seq"),
-            "g"."applied_seq"
-          ) + 1
-      )
-    end
-  ) as "r",
+  row_to_json(r) as "r",
   "v"."node_json"
 from
   (
@@ -191,6 +126,41 @@ from
     limit
       1
   ) as "v" on true
+  cross join lateral (
+    select
+      "g"."graph_id",
+      "g"."graph_key",
+      "g"."account_id",
+      "g"."source",
+      "g"."created",
+      "g"."applied_seq",
+      "g"."first_seq",
+      "g"."last_event",
+      least(
+        coalesce("p"."seq", "g"."applied_seq"),
+        "g"."applied_seq"
+      ) as seq,
+      v.sort_key,
+      v.created_seq,
+      v.node_state,
+      v.node_last_event,
+      case
+        when v.node_state is null
+        or v.node_state = 'working'
+        or p.objects then (
+          select
+            "e"."created"
+          from
+            "events" as "e"
+          where
+            "e"."graph_id" = "g"."graph_id"
+            and "e"."seq" = least(
+              coalesce("p"."seq", "g"."applied_seq"),
+              "g"."applied_seq"
+            ) + 1
+        )
+      end as next_created
+  ) as "r"
 
 -- NodeReadRepository.findAt
 select

@@ -32,15 +32,6 @@ export type GraphRowColumns = Pick<Selectable<GraphsTable>, GraphColumn>;
 /** A graphs row as GRAPH_HEAD_COLUMNS select it. */
 export type GraphHeadColumns = Pick<Selectable<GraphsTable>, GraphHeadColumn>;
 
-/**
- * The columns as ONE json object, each under its name (`g.graph_id` as `graph_id`): a statement's
- * several values in one field, which pg describes and parses once.
- */
-export const jsonObjectOf = <R>(columns: readonly `${string}.${string}`[]) =>
-  sql<R>`json_build_object(${sql.join(
-    columns.flatMap((c) => [sql.lit(c.slice(c.indexOf('.') + 1)), sql.ref(c)]),
-  )})`;
-
 export const graphHeadOf = (r: GraphHeadColumns): GraphHead => ({
   graphId: r.graph_id,
   graphKey: r.graph_key,

@@ -8,9 +8,7 @@ import {
   GRAPH_HEAD_COLUMNS,
   graphById,
   graphHeadOf,
-  GraphHeadColumns,
   GraphRowColumns,
-  jsonObjectOf,
   momentSeq,
   nextEventCreated,
   toGraphRow,
@@ -123,14 +121,13 @@ const findAt = new PreparedStatement(
   'gh_graph_at',
   { graphId: pgArg<number>('bigint'), seq: pgArg<number | null>('bigint') },
   (db, arg) =>
-    graphById(db, arg.graphId).select((eb) => {
-      const seq = momentSeq(eb, arg.seq);
-      return [
-        jsonObjectOf<GraphHeadColumns>(GRAPH_HEAD_COLUMNS).as('head'),
-        seq.as('seq'),
-        nextEventCreated(eb, seq).as('next_created'),
-      ];
-    }),
+    graphById(db, arg.graphId)
+      .select(GRAPH_HEAD_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        return [seq.as('seq'), nextEventCreated(eb, seq).as('next_created')];
+      }),
+  { asJson: true },
 );
 
 /**
@@ -253,9 +250,8 @@ const LIST_ARGS = {
   activeSince: pgArg<number>('bigint'),
 };
 
-/** A listed graph as the page's JSON holds it: the columns LISTED_COLUMNS names. */
+/** A listed graph as the page's JSON holds it: its GRAPH_COLUMNS and two facts, by name. */
 type ListedColumns = GraphRowColumns & { first_created: number | null; active_working: number };
-const LISTED_COLUMNS = [...GRAPH_COLUMNS, 'g.first_created', 'g.active_working'] as const;
 
 /**
  * A graph list page in one statement: the account's watch graphs with events, within the
@@ -263,7 +259,7 @@ const LISTED_COLUMNS = [...GRAPH_COLUMNS, 'g.first_created', 'g.active_working']
  * graph's position on, the cursor itself first when the list holds it: a walk of
  * graphs_account_activity from the cursor's `last_event`. Each graph of the page then gets its
  * first retained event's `created` and its active working nodes now. The page travels as ONE json
- * value, an array of one object per graph (LISTED_COLUMNS): pg's work per row and per field costs
+ * value, an array of each listed row as a json object: pg's work per row and per field costs
  * more than the values.
  */
 const listPage = (reverse: boolean) =>
@@ -330,11 +326,7 @@ const listPage = (reverse: boolean) =>
       : sql`desc nulls last, g.graph_key asc`;
     return db
       .selectFrom(listed.as('g'))
-      .select(
-        sql<
-          ListedColumns[] | null
-        >`json_agg(${jsonObjectOf(LISTED_COLUMNS)} order by g.last_event ${order})`.as('page'),
-      );
+      .select(sql<ListedColumns[] | null>`json_agg(g order by g.last_event ${order})`.as('page'));
   });
 const listPages = { after: listPage(false), before: listPage(true) };
 
@@ -352,7 +344,7 @@ export class GraphReadRepository {
   @GenerateSql({ params: [1, 1] }, { name: 'newest', params: [1, null] })
   async findAt(graphId: number, seq: number | null): Promise<GraphAt | null> {
     const [r] = await findAt.rows(this.db, { graphId, seq });
-    return r ? { graph: graphHeadOf(r.head), seq: r.seq, nextCreated: r.next_created } : null;
+    return r ? { graph: graphHeadOf(r), seq: r.seq, nextCreated: r.next_created } : null;
   }
 
   /**

@@ -12,7 +12,6 @@ import {
   GRAPH_HEAD_COLUMNS,
   graphHeadOf,
   GraphHeadColumns,
-  jsonObjectOf,
   momentSeq,
   nextEventCreated,
 } from './graph-queries';
@@ -95,8 +94,7 @@ const recordColumnsOf = <A extends string>(a: A) =>
   RECORD_COLUMNS.map((c) => `${a}.${c}` as `${A}.${(typeof RECORD_COLUMNS)[number]}`);
 
 /** A node read's row but its stored JSON, as `r` of gh_node_with_graph holds it (one json object). */
-interface NodeWithGraphColumns {
-  head: GraphHeadColumns;
+interface NodeWithGraphColumns extends GraphHeadColumns {
   seq: number;
   sort_key: string | null;
   created_seq: number | null;
@@ -117,7 +115,7 @@ export interface NodeReadItem {
 /**
  * Node reads, many at once (see BatchedStatement): for each, the graph's head and the node's
  * version by a lateral join. The stored JSON, the bulk of the row, comes as its own text column
- * (no escaping into json and back); the rest as one json object (pg describes and parses three
+ * (no escaping into json and back); the rest as one json object of named columns (pg describes and parses three
  * fields, not sixteen). The next event's `created` only where `stale` can need it: a plain read
  * of a node that is not working is never stale, whatever the moment's instant. `sort_key` and
  * `created_seq`, which a record needs besides the JSON, only for reads with expansions.
@@ -161,18 +159,15 @@ const nodeWithGraph = (oneGraph: boolean) =>
               .as('v'),
           (join) => join.onTrue(),
         )
-        .select((eb) => {
+        // named columns, which Postgres folds into the one row_to_json below (no subquery scan)
+        .crossJoinLateral((eb) => {
           const seq = momentSeq(eb, eb.ref('p.seq'));
-          return [
-            'p.i',
-            sql<NodeWithGraphColumns>`json_build_object('head', ${jsonObjectOf(GRAPH_HEAD_COLUMNS)},
-              'seq', ${seq}, 'sort_key', v.sort_key, 'created_seq', v.created_seq,
-              'node_state', v.node_state, 'node_last_event', v.node_last_event,
-              'next_created', case when v.node_state is null or v.node_state = 'working' or p.objects
-                then ${nextEventCreated(eb, seq)} end)`.as('r'),
-            'v.node_json',
-          ];
-        }),
+          return sql`(select ${sql.join(GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)))},
+            ${seq} as seq, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
+            case when v.node_state is null or v.node_state = 'working' or p.objects
+              then ${nextEventCreated(eb, seq)} end as next_created)`.as('r');
+        })
+        .select(['p.i', sql<NodeWithGraphColumns>`row_to_json(r)`.as('r'), 'v.node_json']),
   );
 
 const findWithGraph = new BatchedStatement(
@@ -270,7 +265,7 @@ export class NodeReadRepository {
     const { r } = row;
     const node = nodeJsonOf({ ...r, node_json: row.node_json });
     return {
-      graph: graphHeadOf(r.head),
+      graph: graphHeadOf(r),
       seq: r.seq,
       node,
       record:
