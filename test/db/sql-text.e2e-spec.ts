@@ -1,13 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   GeneratedSql,
-  generateSqlText,
   SQL_DIR,
   undeclaredMethods,
   unlistedRepositoryFiles,
 } from '../../libs/db/src/sql-text/sql-text';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { generateOnScratchDatabase } from '../../libs/db/src/sql-text/scratch-database';
+import { TEST_DB_PREFIX } from '../support/database-url';
 
 /** Where `generated` first differs from `committed`: the line number and both lines. */
 function firstDifference(committed: string, generated: string): string {
@@ -39,14 +40,12 @@ function staleFiles(generated: Map<string, string>): string[] {
 
 /** libs/db/sql holds the SQL every repository method sends, as the code sends it today. */
 describe('the committed SQL text', () => {
-  let t: TestDatabase;
   let generated: GeneratedSql;
 
   beforeAll(async () => {
-    t = await createTestDatabase({ max: 1 });
-    generated = await generateSqlText(t.url);
+    const name = `${TEST_DB_PREFIX}sql_${randomBytes(4).toString('hex')}`;
+    generated = await generateOnScratchDatabase(process.env.DATABASE_URL!, name);
   });
-  afterAll(() => t.drop());
 
   it('is what the repositories send now (else run `pnpm sql:sync` and commit libs/db/sql)', () => {
     expect(generated.failed).toEqual([]);
