@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { graphOwner } from './graph-owner';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** An account's own quotas; null where the deployment's default applies. */
 export interface QuotaOverrides {
@@ -35,6 +36,7 @@ const NO_OVERRIDES: QuotaOverrides = { maxGraphs: null, maxBytes: null, eventsPe
 
 /** The quotas of accounts (`account_quotas`, migration 0011) and what accounts hold against them. */
 export class AccountQuotaRepository extends Repository {
+  @GenerateSql({ params: [1] })
   async overrides(accountId: number): Promise<QuotaOverrides> {
     const row = await this.db
       .selectFrom('account_quotas')
@@ -50,6 +52,7 @@ export class AccountQuotaRepository extends Repository {
   }
 
   /** The account's quotas in force: each override, else its default. */
+  @GenerateSql({ params: [1, { maxGraphs: 10, maxBytes: 1_000_000 }] })
   async limits(accountId: number, defaults: QuotaDefaults): Promise<AccountIngestLimits> {
     const overrides = await this.overrides(accountId);
     return {
@@ -61,6 +64,7 @@ export class AccountQuotaRepository extends Repository {
   }
 
   /** Sets the given overrides (null: back to the default); the others keep their value. */
+  @GenerateSql({ params: [1, { maxGraphs: 20 }, 1_000] })
   async setOverrides(
     accountId: number,
     changes: Partial<QuotaOverrides>,
@@ -83,6 +87,7 @@ export class AccountQuotaRepository extends Repository {
    * The account's graphs (from the directory) and the bytes their stored events weigh (the sum
    * of `graphs.stored_bytes`: under Citus, a statement on every shard).
    */
+  @GenerateSql({ params: [1] })
   async usage(accountId: number): Promise<AccountUsage> {
     const { rows } = await sql<{ graphs: number; bytes: number }>`select
         (select count(*)::int from graph_directory where account_id = ${accountId}) as graphs,
@@ -97,6 +102,7 @@ export class AccountQuotaRepository extends Repository {
    * new graph is claimed) and returns the account's graph count; null when `graphKey` is claimed
    * meanwhile (nothing to create). Run it on a transaction (`in(trx)`).
    */
+  @GenerateSql({ params: [1, 'g1'] })
   async graphsBeforeCreating(accountId: number, graphKey: string): Promise<number | null> {
     // NO KEY UPDATE: keys and graph keys inserted for the account (FOR KEY SHARE) do not wait
     await sql`select 1 from accounts where account_id = ${accountId} for no key update`.execute(

@@ -1,4 +1,5 @@
 import { Db } from '../connection';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 export interface Account {
   accountId: number;
@@ -9,6 +10,7 @@ export interface Account {
 export class AccountRepository {
   constructor(private readonly db: Db) {}
 
+  @GenerateSql({ params: ['sql-sync'] })
   async findByName(name: string): Promise<Account | null> {
     const row = await this.db
       .selectFrom('accounts')
@@ -19,6 +21,7 @@ export class AccountRepository {
   }
 
   /** Returns the account with this name, creating it when it is new. */
+  @GenerateSql({ params: ['sql-sync', 1_000] })
   async findOrCreate(name: string, now: number): Promise<Account> {
     await this.db
       .insertInto('accounts')
@@ -30,6 +33,7 @@ export class AccountRepository {
     return account;
   }
 
+  @GenerateSql({ params: [] })
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('accounts')

@@ -1,4 +1,5 @@
 import { Db } from '../connection';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 export interface ApiKeyRow {
   keyId: string;
@@ -54,6 +55,7 @@ export class ApiKeyRepository {
   constructor(private readonly db: Db) {}
 
   /** The unrevoked key with this hash, or null. */
+  @GenerateSql({ params: [Buffer.from('hash')] })
   async findActiveByHash(hash: Buffer): Promise<ApiKeyRow | null> {
     const row = await this.db
       .selectFrom('api_keys')
@@ -65,6 +67,7 @@ export class ApiKeyRepository {
   }
 
   /** The key with this hash, revoked or not, or null. */
+  @GenerateSql({ params: [Buffer.from('hash')] })
   async findByHash(hash: Buffer): Promise<ApiKeyRow | null> {
     const row = await this.db
       .selectFrom('api_keys')
@@ -75,6 +78,7 @@ export class ApiKeyRepository {
   }
 
   /** Of `keyIds`, those not revoked (the event streams' periodic check). */
+  @GenerateSql({ params: [['key1']] })
   async activeIds(keyIds: string[]): Promise<Set<string>> {
     if (keyIds.length === 0) return new Set();
     const rows = await this.db
@@ -86,6 +90,19 @@ export class ApiKeyRepository {
     return new Set(rows.map((r) => r.key_id));
   }
 
+  @GenerateSql({
+    params: [
+      {
+        keyId: 'key1',
+        accountId: 1,
+        kind: 'secret',
+        hash: Buffer.from('hash'),
+        masked: 'gh_…',
+        graphKeys: null,
+        created: 1_000,
+      },
+    ],
+  })
   async insert(key: NewApiKey): Promise<void> {
     await this.db
       .insertInto('api_keys')
@@ -101,6 +118,7 @@ export class ApiKeyRepository {
       .execute();
   }
 
+  @GenerateSql({ params: ['key1'] })
   async findById(keyId: string): Promise<ApiKeyRow | null> {
     const row = await this.db
       .selectFrom('api_keys')
@@ -110,6 +128,7 @@ export class ApiKeyRepository {
     return row ? toRow(row) : null;
   }
 
+  @GenerateSql({ params: [1] })
   async listByAccount(accountId: number): Promise<ApiKeyRow[]> {
     const rows = await this.db
       .selectFrom('api_keys')
@@ -122,6 +141,7 @@ export class ApiKeyRepository {
   }
 
   /** Marks the key revoked; false when no unrevoked key has this id. */
+  @GenerateSql({ params: ['key1', 2_000] })
   async revoke(keyId: string, now: number): Promise<boolean> {
     const res = await this.db
       .updateTable('api_keys')

@@ -14,6 +14,7 @@ import {
 } from './apply-columns';
 import { insertRowsSql } from './insert-rows';
 import type { NoticeInsert } from './notice.repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** The apply side of a `graphs` row. */
 export interface ApplyHead {
@@ -64,6 +65,7 @@ export class ApplyRepository extends Repository {
    * event is read only while the stored size of the bodies before it is under `maxBytes` (the
    * first always is), so one read holds at most `maxBytes` plus one event, whatever their sizes.
    */
+  @GenerateSql({ params: [1, 100] })
   async pending(
     graphId: number,
     limit: number,
@@ -128,6 +130,9 @@ export class ApplyRepository extends Repository {
    * False when another applier committed first and nothing was written: two appliers of a graph
    * can never both apply the same events. The commit does not wait for the WAL flush (see below).
    */
+  @GenerateSql({
+    params: [1, 0, [], { appliedSeq: 1, firstSeq: 1, lastEvent: 1_000, counts: {} }, 1_000, null],
+  })
   async commitIfCurrent(
     graphId: number,
     afterSeq: number,
@@ -185,6 +190,7 @@ export class ApplyRepository extends Repository {
    * made notices is published (streams, webhooks) only once it cannot be lost to a crash, since a
    * notice applied again would get another id.
    */
+  @GenerateSql({ params: [] })
   async commitDurably(): Promise<void> {
     await sql`select set_config('synchronous_commit', 'on', true)`.execute(this.db);
   }
@@ -195,6 +201,7 @@ export class ApplyRepository extends Repository {
    * recorded it: the caller reports a stall once, however many appliers meet it. The
    * graph.quarantined `notice`, when given, is written by the same statement, only then.
    */
+  @GenerateSql({ params: [1, 0, { seq: 1, error: 'refused', at: 1_000 }] })
   async recordStall(
     graphId: number,
     afterSeq: number,

@@ -10,7 +10,7 @@ import type {
 } from './event-read.repository';
 import { eventsPage, pageWithNodesQuery } from './event-page-queries';
 import { nextCreatedOf } from './next-created';
-import { rowFields, rowText } from './page-text';
+import { RowText } from './page-text';
 import { byteColumns, ifFits, fitsIn, readIn, type SizedPage } from './page-bytes';
 
 type Direction = EventPageQuery['direction'];
@@ -23,11 +23,24 @@ const TEXT_ARGS = {
   maxBytes: pgArg<number>('bigint'),
 };
 
-const fields = (table: string, columns: string[]) => columns.map((c) => sql.ref(`${table}.${c}`));
+/** An event row of a page: seq, created, JSON, and 1 where it fits. */
+const eventRow = new RowText(['seq', 'created', 'json', 'fits']);
+
+/** An event row with its node: also the next event's `created` and the node's fields. */
+const eventWithNodeRow = new RowText([
+  'seq',
+  'created',
+  'after_created',
+  'node_state',
+  'node_last_event',
+  'json',
+  'node_json',
+  'fits',
+]);
 
 /**
  * A page of events as their stored JSON, bounded to `maxBytes` of it (see page-bytes), each row
- * ONE text (rowText): seq, created, JSON, and 1 where it fits (0 on the row that tells the page
+ * ONE text (eventRow): seq, created, JSON, and 1 where it fits (0 on the row that tells the page
  * was cut, without its JSON).
  */
 const eventsText = (direction: Direction) =>
@@ -42,19 +55,21 @@ const eventsText = (direction: Direction) =>
       )
       .where(readIn(arg.maxBytes))
       .select(
-        rowText([
-          sql.ref('s.seq'),
-          sql.ref('s.created'),
-          ifFits(arg.maxBytes, 'public_json'),
-          sql`${fitsIn(arg.maxBytes)}::int`,
-        ]).as('r'),
+        eventRow
+          .select({
+            seq: sql.ref('s.seq'),
+            created: sql.ref('s.created'),
+            json: ifFits(arg.maxBytes, 'public_json'),
+            fits: sql`${fitsIn(arg.maxBytes)}::int`,
+          })
+          .as('r'),
       )
       .orderBy('s.seq', direction),
   );
 
 /**
  * pageWithNodesQuery's page, bounded to `maxBytes` of the events' and nodes' JSON, each row ONE
- * text (rowText): seq, created, the `created` of the event after the range, the node's `state`
+ * text (eventWithNodeRow): seq, created, the `created` of the event after the range, the node's `state`
  * and `last_event` (empty without a node), the event's and the node's stored JSON, and 1 where
  * it fits (as eventsText).
  */
@@ -76,12 +91,18 @@ const eventsWithNodesText = (direction: Direction) =>
       )
       .where(readIn(arg.maxBytes))
       .select(
-        rowText([
-          ...fields('s', ['seq', 'created', 'after_created', 'node_state', 'node_last_event']),
-          ifFits(arg.maxBytes, 'public_json'),
-          ifFits(arg.maxBytes, 'node_json'),
-          sql`${fitsIn(arg.maxBytes)}::int`,
-        ]).as('r'),
+        eventWithNodeRow
+          .select({
+            seq: sql.ref('s.seq'),
+            created: sql.ref('s.created'),
+            after_created: sql.ref('s.after_created'),
+            node_state: sql.ref('s.node_state'),
+            node_last_event: sql.ref('s.node_last_event'),
+            json: ifFits(arg.maxBytes, 'public_json'),
+            node_json: ifFits(arg.maxBytes, 'node_json'),
+            fits: sql`${fitsIn(arg.maxBytes)}::int`,
+          })
+          .as('r'),
       )
       .orderBy('s.seq', direction),
   );
@@ -98,9 +119,9 @@ export async function eventsJsonPage(
 ): Promise<SizedPage<EventJson>> {
   const out: EventJson[] = [];
   for (const { r } of await statements.events[q.direction].rows(db, q)) {
-    const [seq, , json, fits] = rowFields(r);
+    const { seq, json, fits } = eventRow.read(r);
     if (fits === '0') return { rows: out, cut: true };
-    out.push({ seq: Number(seq), json: json! });
+    out.push({ seq: Number(seq), json });
   }
   return { rows: out, cut: false };
 }
@@ -110,24 +131,30 @@ export async function eventsWithNodesJsonPage(
   db: Db,
   q: BoundedEventPageQuery,
 ): Promise<SizedPage<EventJsonWithNode>> {
-  const rows = (await statements.withNodes[q.direction].rows(db, q)).map((x) => rowFields(x.r));
-  const times = rows.map(([seq, created, afterCreated]) => ({
-    seq: Number(seq),
-    created: Number(created),
-    after_created: afterCreated ? Number(afterCreated) : null,
+  const rows = (await statements.withNodes[q.direction].rows(db, q)).map((x) =>
+    eventWithNodeRow.read(x.r),
+  );
+  const times = rows.map((r) => ({
+    seq: Number(r.seq),
+    created: Number(r.created),
+    after_created: r.after_created ? Number(r.after_created) : null,
   }));
   const nextCreated = nextCreatedOf(times, q.toSeq);
   const out: EventJsonWithNode[] = [];
-  for (const [i, [, , , state, lastEvent, json, nodeJson, fits]] of rows.entries()) {
-    if (fits === '0') return { rows: out, cut: true };
+  for (const [i, r] of rows.entries()) {
+    if (r.fits === '0') return { rows: out, cut: true };
     out.push({
       seq: times[i]!.seq,
-      json: json!,
-      // no version: empty fields (see rowText)
+      json: r.json,
+      // no version: empty fields (see RowText)
       node:
-        state === ''
+        r.node_state === ''
           ? null
-          : { json: nodeJson!, state: state as NodeState, lastEvent: Number(lastEvent) },
+          : {
+              json: r.node_json,
+              state: r.node_state as NodeState,
+              lastEvent: Number(r.node_last_event),
+            },
       nextCreated: nextCreated(times[i]!),
     });
   }

@@ -21,6 +21,7 @@ import {
   UNBOUNDED_BYTES,
   type SizedPage,
 } from './page-bytes';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** `created` and `counts` of one event. */
 export interface EventFacts {
@@ -147,6 +148,7 @@ export class EventReadRepository {
   constructor(private readonly db: Db) {}
 
   /** The newest event at or before `time` within [fromSeq, toSeq], or null. */
+  @GenerateSql({ params: [1, 1_000, 1, 10] })
   async seqAtOrBefore(
     graphId: number,
     time: number,
@@ -167,6 +169,7 @@ export class EventReadRepository {
     return row ? row.seq : null;
   }
 
+  @GenerateSql({ params: [1, 1] })
   async createdAt(graphId: number, seq: number): Promise<number | null> {
     const row = await this.db
       .selectFrom('events')
@@ -178,6 +181,7 @@ export class EventReadRepository {
   }
 
   /** `created` and `counts` of events of any graphs, in input order; null where none is stored. */
+  @GenerateSql({ params: [[{ graphId: 1, seq: 1 }]] })
   async facts(items: { graphId: number; seq: number }[]): Promise<(EventFacts | null)[]> {
     if (items.length === 0) return [];
     const rows = await eventFacts.rows(this.db, {
@@ -190,11 +194,24 @@ export class EventReadRepository {
   }
 
   /** One page of events in the given direction, within the inclusive range. */
+  @GenerateSql({
+    params: [
+      { graphId: 1, fromSeq: 1, toSeq: 10, direction: 'asc', limit: 50, maxBytes: 1_000_000 },
+    ],
+  })
   async page(q: EventPageQuery): Promise<EventRow[]> {
     return sizedPage(await this.listed(bounded(q)), toEventRow).rows;
   }
 
   /** `page`, each event as its stored JSON, bounded to `maxBytes`. */
+  @GenerateSql(
+    {
+      params: [
+        { graphId: 1, fromSeq: 1, toSeq: 10, direction: 'asc', limit: 50, maxBytes: 1_000_000 },
+      ],
+    },
+    { name: 'desc', params: [{ graphId: 1, fromSeq: 1, toSeq: 10, direction: 'desc', limit: 50 }] },
+  )
   async pageJson(q: EventPageQuery): Promise<SizedPage<EventJson>> {
     return eventsJsonPage(this.db, bounded(q));
   }
@@ -234,6 +251,11 @@ export class EventReadRepository {
   }
 
   /** `page`, each event with its node as it stood just after it and the next event's `created`. */
+  @GenerateSql({
+    params: [
+      { graphId: 1, fromSeq: 1, toSeq: 10, direction: 'asc', limit: 50, maxBytes: 1_000_000 },
+    ],
+  })
   async pageWithNodes(q: EventPageQuery): Promise<SizedPage<EventWithNode>> {
     const rows = await pagesWithNodes[q.direction].rows(this.db, bounded(q));
     const nextCreated = nextCreatedOf(rows, q.toSeq);
@@ -252,6 +274,11 @@ export class EventReadRepository {
   }
 
   /** `pageWithNodes` with events and nodes as their stored JSON. */
+  @GenerateSql({
+    params: [
+      { graphId: 1, fromSeq: 1, toSeq: 10, direction: 'asc', limit: 50, maxBytes: 1_000_000 },
+    ],
+  })
   async pageJsonWithNodes(q: EventPageQuery): Promise<SizedPage<EventJsonWithNode>> {
     return eventsWithNodesJsonPage(this.db, bounded(q));
   }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { Db } from '../connection';
 import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** Advisory-lock namespace of "applying graph N" (the two-key form: namespace, graph). */
 const APPLY_LOCK_SPACE = 0x47484150; // 'GHAP'
@@ -14,6 +15,7 @@ const APPLY_LOCK_SPACE = 0x47484150; // 'GHAP'
  */
 export class GraphApplyLockRepository extends Repository {
   /** `fn`'s result, or null without running it when another session holds the graph's lock. */
+  @GenerateSql({ params: [1, () => Promise.resolve(true)] })
   async withApplyLock<T>(
     graphId: number,
     fn: (conn: Db) => Promise<T>,

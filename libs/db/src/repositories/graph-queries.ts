@@ -24,34 +24,15 @@ export const GRAPH_COLUMNS = [
 ] as const;
 
 type GraphColumn = (typeof GRAPH_COLUMNS)[number] extends `g.${infer C}` ? C : never;
+type GraphHeadColumn = (typeof GRAPH_HEAD_COLUMNS)[number] extends `g.${infer C}` ? C : never;
 
 /** A graphs row as GRAPH_COLUMNS select it. */
 export type GraphRowColumns = Pick<Selectable<GraphsTable>, GraphColumn>;
 
-/** The values of GRAPH_HEAD_COLUMNS, in that order (e.g. the first items of a json array). */
-export type GraphHeadTuple = [
-  graph_id: number,
-  graph_key: string,
-  account_id: number,
-  source: GraphHead['source'],
-  created: number,
-  applied_seq: number,
-  first_seq: number | null,
-  last_event: number | null,
-];
+/** A graphs row as GRAPH_HEAD_COLUMNS select it. */
+export type GraphHeadColumns = Pick<Selectable<GraphsTable>, GraphHeadColumn>;
 
-export const graphHeadOf = (t: Readonly<[...GraphHeadTuple, ...unknown[]]>): GraphHead => ({
-  graphId: t[0],
-  graphKey: t[1],
-  accountId: t[2],
-  source: t[3],
-  created: t[4],
-  appliedSeq: t[5],
-  firstSeq: t[6],
-  lastEvent: t[7],
-});
-
-export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
+export const graphHeadOf = (r: GraphHeadColumns): GraphHead => ({
   graphId: r.graph_id,
   graphKey: r.graph_key,
   accountId: r.account_id,
@@ -60,6 +41,10 @@ export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
   appliedSeq: r.applied_seq,
   firstSeq: r.first_seq,
   lastEvent: r.last_event,
+});
+
+export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
+  ...graphHeadOf(r),
   counts: r.counts,
   applyError:
     r.stalled_seq == null

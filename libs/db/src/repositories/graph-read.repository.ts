@@ -8,7 +8,6 @@ import {
   GRAPH_HEAD_COLUMNS,
   graphById,
   graphHeadOf,
-  GraphHeadTuple,
   GraphRowColumns,
   momentSeq,
   nextEventCreated,
@@ -16,6 +15,7 @@ import {
 } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
 import { batchRows } from './unnest-rows';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /**
  * What a read of a graph's objects needs of its row: identity, owner and the applied, retained
@@ -121,16 +121,13 @@ const findAt = new PreparedStatement(
   'gh_graph_at',
   { graphId: pgArg<number>('bigint'), seq: pgArg<number | null>('bigint') },
   (db, arg) =>
-    graphById(db, arg.graphId).select((eb) => {
-      const seq = momentSeq(eb, arg.seq);
-      return [
-        sql<GraphHeadTuple>`json_build_array(${sql.join(
-          GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
-        )})`.as('head'),
-        seq.as('seq'),
-        nextEventCreated(eb, seq).as('next_created'),
-      ];
-    }),
+    graphById(db, arg.graphId)
+      .select(GRAPH_HEAD_COLUMNS)
+      .select((eb) => {
+        const seq = momentSeq(eb, arg.seq);
+        return [seq.as('seq'), nextEventCreated(eb, seq).as('next_created')];
+      }),
+  { asJson: true },
 );
 
 /**
@@ -253,24 +250,8 @@ const LIST_ARGS = {
   activeSince: pgArg<number>('bigint'),
 };
 
-/** A listed graph as the page's JSON holds it: the columns LISTED_COLUMNS names, in that order. */
-type ListedTuple = [
-  graph_id: number,
-  graph_key: string,
-  account_id: number,
-  source: GraphRowColumns['source'],
-  created: number,
-  applied_seq: number,
-  first_seq: number | null,
-  last_event: number | null,
-  counts: GraphRowColumns['counts'],
-  stalled_seq: number | null,
-  stalled_error: string | null,
-  stalled_at: number | null,
-  first_created: number | null,
-  active_working: number,
-];
-const LISTED_COLUMNS = [...GRAPH_COLUMNS, 'g.first_created', 'g.active_working'] as const;
+/** A listed graph as the page's JSON holds it: its GRAPH_COLUMNS and two facts, by name. */
+type ListedColumns = GraphRowColumns & { first_created: number | null; active_working: number };
 
 /**
  * A graph list page in one statement: the account's watch graphs with events, within the
@@ -278,8 +259,8 @@ const LISTED_COLUMNS = [...GRAPH_COLUMNS, 'g.first_created', 'g.active_working']
  * graph's position on, the cursor itself first when the list holds it: a walk of
  * graphs_account_activity from the cursor's `last_event`. Each graph of the page then gets its
  * first retained event's `created` and its active working nodes now. The page travels as ONE json
- * value, an array of one array per graph (LISTED_COLUMNS): pg's work per row and per field, and
- * the keys of a json object per row, cost more than the values.
+ * value, an array of each listed row as a json object: pg's work per row and per field costs
+ * more than the values.
  */
 const listPage = (reverse: boolean) =>
   new PreparedStatement(reverse ? 'gh_graph_list_before' : 'gh_graph_list', LIST_ARGS, (db, a) => {
@@ -345,11 +326,7 @@ const listPage = (reverse: boolean) =>
       : sql`desc nulls last, g.graph_key asc`;
     return db
       .selectFrom(listed.as('g'))
-      .select(
-        sql<ListedTuple[] | null>`json_agg(json_build_array(${sql.join(
-          LISTED_COLUMNS.map((c) => sql.ref(c)),
-        )}) order by g.last_event ${order})`.as('page'),
-      );
+      .select(sql<ListedColumns[] | null>`json_agg(g order by g.last_event ${order})`.as('page'));
   });
 const listPages = { after: listPage(false), before: listPage(true) };
 
@@ -357,21 +334,24 @@ export class GraphReadRepository {
   constructor(private readonly db: Db) {}
 
   /** The id of the graph named by `graphKey` (it never changes), or null for an unknown key. */
+  @GenerateSql({ params: ['g1'] })
   async idByKey(graphKey: string): Promise<number | null> {
     const [row] = await idByKey.rows(this.db, { graphKey });
     return row ? row.graph_id : null;
   }
 
   /** The graph by id as of event `seq` (or the newest): one index lookup each. */
+  @GenerateSql({ params: [1, 1] }, { name: 'newest', params: [1, null] })
   async findAt(graphId: number, seq: number | null): Promise<GraphAt | null> {
     const [r] = await findAt.rows(this.db, { graphId, seq });
-    return r ? { graph: graphHeadOf(r.head), seq: r.seq, nextCreated: r.next_created } : null;
+    return r ? { graph: graphHeadOf(r), seq: r.seq, nextCreated: r.next_created } : null;
   }
 
   /**
    * The graph by id with its facts as of `seq` (or the newest event), each an index lookup, and
    * how many of its nodes are working and not stale at that moment (see GraphWithFacts).
    */
+  @GenerateSql({ params: [1, 1, 1_000, 60_000] })
   async findWithFacts(
     graphId: number,
     seq: number | null,
@@ -391,6 +371,7 @@ export class GraphReadRepository {
     };
   }
 
+  @GenerateSql({ params: [1] })
   async findById(graphId: number): Promise<GraphRow | null> {
     const [row] = await findById.rows(this.db, { graphId });
     return row ? toGraphRow(row) : null;
@@ -401,6 +382,41 @@ export class GraphReadRepository {
    * (`last_event` desc, key asc); with `before`, the page nearest the cursor in reverse order.
    * Null when the cursor graph is not one of this list.
    */
+  @GenerateSql(
+    {
+      params: [
+        { accountId: 1, graphKeys: null, lastEvent: {}, limit: 50, now: 2_000, activeSince: 1_000 },
+      ],
+    },
+    {
+      name: 'after, filtered',
+      params: [
+        {
+          accountId: 1,
+          graphKeys: ['g1'],
+          lastEvent: { gte: 1_000, lt: 3_000 },
+          after: 1,
+          limit: 50,
+          now: 2_000,
+          activeSince: 1_000,
+        },
+      ],
+    },
+    {
+      name: 'before',
+      params: [
+        {
+          accountId: 1,
+          graphKeys: null,
+          lastEvent: {},
+          before: 2,
+          limit: 50,
+          now: 2_000,
+          activeSince: 1_000,
+        },
+      ],
+    },
+  )
   async list(q: GraphListQuery): Promise<ListedGraph[] | null> {
     const cursorId = q.before ?? q.after ?? null;
     const { gt = null, gte = null, lt = null, lte = null } = q.lastEvent;
@@ -419,18 +435,13 @@ export class GraphReadRepository {
       activeSince: q.activeSince,
     });
     const rows = page ?? [];
-    if (cursorId !== null && rows.shift()?.[0] !== cursorId) return null;
+    if (cursorId !== null && rows.shift()?.graph_id !== cursorId) return null;
     return rows.map(listedGraph);
   }
 }
 
-/** A listed tuple: the graph's columns in GRAPH_COLUMNS' order (as the statement builds it), then two facts. */
-function listedGraph(t: ListedTuple): ListedGraph {
-  const columns: Record<string, unknown> = {};
-  GRAPH_COLUMNS.forEach((c, i) => (columns[c.slice('g.'.length)] = t[i]));
-  return {
-    graph: toGraphRow(columns as GraphRowColumns),
-    firstEventCreated: t[GRAPH_COLUMNS.length],
-    activeWorking: t[GRAPH_COLUMNS.length + 1] as ListedTuple[13],
-  };
-}
+const listedGraph = (r: ListedColumns): ListedGraph => ({
+  graph: toGraphRow(r),
+  firstEventCreated: r.first_created,
+  activeWorking: r.active_working,
+});

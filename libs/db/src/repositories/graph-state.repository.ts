@@ -1,6 +1,7 @@
 import { type NodeRecord, type TaskItem, type WaitRecord } from '@graph-history/domain';
 import { recordColumns, recordOf } from './node-json-row';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** The current (newest) rows of a graph, from which the reducer's state is rebuilt. */
 export interface CurrentGraphRows {
@@ -11,6 +12,7 @@ export interface CurrentGraphRows {
 
 /** Reads what the apply worker needs to rebuild a graph's reducer state. */
 export class GraphStateRepository extends Repository {
+  @GenerateSql({ params: [1] })
   async currentRows(graphId: number): Promise<CurrentGraphRows> {
     const nodes = await this.db
       .selectFrom('node_versions as v')

@@ -1,5 +1,6 @@
 import { GraphKeyOwner, graphOwner } from './graph-owner';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 export type { GraphKeyOwner } from './graph-owner';
 
@@ -16,6 +17,7 @@ export class GraphWriteRepository extends Repository {
    * Locks the graph row of `graphKey` (when there is one) until the transaction ends: the
    * writers of a graph that keep losing the optimistic race queue up here instead.
    */
+  @GenerateSql({ params: ['g1'] })
   async lockByKey(graphKey: string): Promise<void> {
     const owner = await graphOwner(this.db, graphKey);
     if (!owner) return;
@@ -28,6 +30,7 @@ export class GraphWriteRepository extends Repository {
   }
 
   /** The owner of `graphKey`, registering it for `accountId` when nobody holds it yet. */
+  @GenerateSql({ params: ['g1', 1] })
   async claimKey(graphKey: string, accountId: number): Promise<GraphKeyOwner> {
     const existing = await graphOwner(this.db, graphKey);
     if (existing) return existing;
@@ -42,6 +45,7 @@ export class GraphWriteRepository extends Repository {
     return owner;
   }
 
+  @GenerateSql({ params: [{ graphId: 1, graphKey: 'g1', accountId: 1, created: 1_000 }] })
   async createWatchGraph(graph: NewWatchGraph): Promise<void> {
     await this.db
       .insertInto('graphs')

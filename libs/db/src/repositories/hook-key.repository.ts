@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** Which stored idempotency keys count as a session's transcript (see the adapters' hook events). */
 export interface TranscriptKeyRule {
@@ -23,6 +24,9 @@ export class HookKeyRepository extends Repository {
   private byteOrder: Promise<boolean> | undefined;
 
   /** Whether the graph holds a key of `rule` (a transcript's line of the session). */
+  @GenerateSql({
+    params: [1, 'g1', { prefix: 't:', exceptPrefixes: ['t:x'], exceptKeys: ['t:y'] }],
+  })
   async transcriptFeeds(
     accountId: number,
     graphKey: string,
@@ -40,6 +44,7 @@ export class HookKeyRepository extends Repository {
   }
 
   /** The greatest key (byte order) starting with each of the two prefixes, if any. */
+  @GenerateSql({ params: [1, 'g1', ['a:', 'b:']] })
   async newestOf(
     accountId: number,
     graphKey: string,

@@ -8,6 +8,7 @@ import { insertRowsSql } from './insert-rows';
 import { RefStatus } from './node-ref.repository';
 import { isStorableText } from './storable-text';
 import { StoredEventBodies, storedEventBodies } from './stored-event-bodies';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** What ingest validation needs of a graph, read in one statement (one snapshot). */
 export interface IngestSnapshot {
@@ -39,6 +40,7 @@ export class InboxRepository extends Repository {
    * owner from the directory (unless `known`: it never changes once claimed), then one statement
    * on the graph's rows by its id (one snapshot).
    */
+  @GenerateSql({ params: ['g1', ['k1'], ['r1']] })
   async snapshot(
     graphKey: string,
     keys: string[],
@@ -78,6 +80,17 @@ export class InboxRepository extends Repository {
    * seqs, their keys with each event's size, the refs it creates or ends, the new ingested_seq
    * and the graph's stored bytes. False when another batch got in first and nothing was stored.
    */
+  @GenerateSql({
+    params: [
+      1,
+      {
+        afterSeq: 0,
+        events: [{ key: 'k1', type: 'session.started', created: 1_000 }],
+        refs: new Map([['r1', { ended: false, sessionRef: null, depth: 0 }]]),
+        received: 1_000,
+      },
+    ],
+  })
   async appendIfUnchanged(graphId: number, batch: NewBatch): Promise<boolean> {
     const { afterSeq, events, refs, received } = batch;
     const bodies = batch.bodies ?? storedEventBodies(events);

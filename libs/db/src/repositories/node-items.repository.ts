@@ -6,6 +6,7 @@ import type { NodeAt } from './node-read.repository';
 import { groupByOrdinal } from './ordinal-groups';
 import { unnestNodesAt } from './unnest-rows';
 import { boundedRows, sizedPage, UNBOUNDED_BYTES } from './page-bytes';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /**
  * A node's tasks, spawns, waits and messages as of an event, for many nodes at once (each with
@@ -20,6 +21,7 @@ export class NodeItemsRepository {
    * `maxBytes` of their JSON (see page-bytes: the first list always); `cut` when a list was left
    * out for it.
    */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }]] })
   async tasksAt(
     graphId: number,
     nodes: NodeAt[],
@@ -53,6 +55,7 @@ export class NodeItemsRepository {
   }
 
   /** Agents each node asked for by its sequence, within `maxBytes` of purposes (see tasksAt). */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }], 10] })
   async spawnsAt(
     graphId: number,
     nodes: NodeAt[],
@@ -115,6 +118,7 @@ export class NodeItemsRepository {
    * Waits started by each node's sequence; a wait that ended later is still open then. Waits that
    * ended before the retained history (the trim job deletes them) are not shown.
    */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }], 10] })
   async waitsAt(graphId: number, nodes: NodeAt[], limit: number): Promise<WaitRecord[][]> {
     const rows = await this.db
       .selectFrom(unnestNodesAt(nodes))
@@ -158,6 +162,7 @@ export class NodeItemsRepository {
    * Messages each node sent or received by its sequence, within the retained history and
    * `maxBytes` of texts (see tasksAt).
    */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }], 10] })
   async messagesAt(
     graphId: number,
     nodes: NodeAt[],

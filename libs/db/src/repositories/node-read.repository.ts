@@ -11,7 +11,7 @@ import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
   GRAPH_HEAD_COLUMNS,
   graphHeadOf,
-  GraphHeadTuple,
+  GraphHeadColumns,
   momentSeq,
   nextEventCreated,
 } from './graph-queries';
@@ -37,6 +37,7 @@ import {
   type NodeJson,
   type NodeRecordColumns,
 } from './node-json-row';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** A node number and the event sequence to read it at. */
 export interface NodeAt {
@@ -92,16 +93,15 @@ const groupRecords = (count: number, rows: (NodeRecordColumns & { i: number })[]
 const recordColumnsOf = <A extends string>(a: A) =>
   RECORD_COLUMNS.map((c) => `${a}.${c}` as `${A}.${(typeof RECORD_COLUMNS)[number]}`);
 
-/** A node read's row but its stored JSON, as `r` of gh_node_with_graph holds it (one json array). */
-type NodeWithGraphTuple = [
-  ...GraphHeadTuple,
-  seq: number,
-  sort_key: string | null,
-  created_seq: number | null,
-  node_state: string | null,
-  node_last_event: number | null,
-  next_created: number | null,
-];
+/** A node read's row but its stored JSON, as `r` of gh_node_with_graph holds it (one json object). */
+interface NodeWithGraphColumns extends GraphHeadColumns {
+  seq: number;
+  sort_key: string | null;
+  created_seq: number | null;
+  node_state: string | null;
+  node_last_event: number | null;
+  next_created: number | null;
+}
 
 /** A node read: the node `nodeNo` of graph `graphId` as of event `seq` (null: the newest). */
 export interface NodeReadItem {
@@ -115,7 +115,7 @@ export interface NodeReadItem {
 /**
  * Node reads, many at once (see BatchedStatement): for each, the graph's head and the node's
  * version by a lateral join. The stored JSON, the bulk of the row, comes as its own text column
- * (no escaping into json and back); the rest as one json array (pg describes and parses three
+ * (no escaping into json and back); the rest as one json object of named columns (pg describes and parses three
  * fields, not sixteen). The next event's `created` only where `stale` can need it: a plain read
  * of a node that is not working is never stale, whatever the moment's instant. `sort_key` and
  * `created_seq`, which a record needs besides the JSON, only for reads with expansions.
@@ -159,18 +159,15 @@ const nodeWithGraph = (oneGraph: boolean) =>
               .as('v'),
           (join) => join.onTrue(),
         )
-        .select((eb) => {
+        // named columns, which Postgres folds into the one row_to_json below (no subquery scan)
+        .crossJoinLateral((eb) => {
           const seq = momentSeq(eb, eb.ref('p.seq'));
-          return [
-            'p.i',
-            sql<NodeWithGraphTuple>`json_build_array(${sql.join(
-              GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)),
-            )}, ${seq}, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
-              case when v.node_state is null or v.node_state = 'working' or p.objects
-                then ${nextEventCreated(eb, seq)} end)`.as('r'),
-            'v.node_json',
-          ];
-        }),
+          return sql`(select ${sql.join(GRAPH_HEAD_COLUMNS.map((c) => sql.ref(c)))},
+            ${seq} as seq, v.sort_key, v.created_seq, v.node_state, v.node_last_event,
+            case when v.node_state is null or v.node_state = 'working' or p.objects
+              then ${nextEventCreated(eb, seq)} end as next_created)`.as('r');
+        })
+        .select(['p.i', sql<NodeWithGraphColumns>`row_to_json(r)`.as('r'), 'v.node_json']),
   );
 
 const findWithGraph = new BatchedStatement(
@@ -256,6 +253,7 @@ export class NodeReadRepository {
    * `seq` or the newest event, and the next event's `created`; each an index lookup. The node
    * comes as its stored JSON, and also as its record when `objects` asks for it (expansions).
    */
+  @GenerateSql({ params: [1, 1, 1] }, { name: 'newest, json only', params: [1, 1, null, false] })
   async findWithGraph(
     graphId: number,
     nodeNo: number,
@@ -264,25 +262,22 @@ export class NodeReadRepository {
   ): Promise<NodeWithGraph | null> {
     const row = await findWithGraph.load(this.db, { graphId, nodeNo, seq, objects });
     if (!row) return null;
-    const t = row.r;
-    const node = nodeJsonOf({
-      node_json: row.node_json,
-      node_state: t[11],
-      node_last_event: t[12],
-    });
+    const { r } = row;
+    const node = nodeJsonOf({ ...r, node_json: row.node_json });
     return {
-      graph: graphHeadOf(t),
-      seq: t[8],
+      graph: graphHeadOf(r),
+      seq: r.seq,
       node,
       record:
         node && objects
-          ? recordOf({ node_json: node.json, sort_key: t[9]!, created_seq: t[10]! })
+          ? recordOf({ node_json: node.json, sort_key: r.sort_key!, created_seq: r.created_seq! })
           : null,
-      nextCreated: t[13],
+      nextCreated: r.next_created,
     };
   }
 
   /** The node as it stood just after event `seq`, or null when it did not exist yet. */
+  @GenerateSql({ params: [1, 1, 1] })
   async findAt(graphId: number, nodeNo: number, seq: number): Promise<NodeRecord | null> {
     const row = await this.db
       .selectFrom('node_versions as v')
@@ -297,6 +292,7 @@ export class NodeReadRepository {
   }
 
   /** Sequence of the event that created the node (its first version), or null for an unknown node. */
+  @GenerateSql({ params: [1, 1] })
   async createdSeq(graphId: number, nodeNo: number): Promise<number | null> {
     const row = await this.db
       .selectFrom('node_versions')
@@ -310,6 +306,7 @@ export class NodeReadRepository {
   }
 
   /** Each node as of its own sequence, in input order; null where it did not exist yet. */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }]] })
   async findManyAt(graphId: number, items: NodeAt[]): Promise<(NodeRecord | null)[]> {
     if (items.length === 0) return [];
     const rows = await findManyAt.rows(this.db, {
@@ -327,6 +324,7 @@ export class NodeReadRepository {
    * `totalLimit` rows in all (the lateral join yields each parent's rows in order, in input order,
    * so the outer LIMIT stops the scan early); within `maxBytes` (see recordLists).
    */
+  @GenerateSql({ params: [1, [{ nodeNo: 1, seq: 1 }], 10, 100] })
   async childrenOf(
     graphId: number,
     parents: NodeAt[],
@@ -356,6 +354,7 @@ export class NodeReadRepository {
   }
 
   /** The first `limit` nodes under each subtree root as of its sequence, in tree order; see childrenOf. */
+  @GenerateSql({ params: [1, [{ sortKey: '0001', maxDepth: 2, seq: 1 }], 10, 100] })
   async descendantsOf(
     graphId: number,
     roots: SubtreeAt[],
@@ -435,6 +434,7 @@ export class NodeReadRepository {
   }
 
   /** One page of the nodes list: an index range scan in list order, stopped by LIMIT. */
+  @GenerateSql({ params: [{ graphId: 1, seq: 10, order: 'created', limit: 50 }] })
   async page(q: NodePageQuery): Promise<SizedPage<NodeRecord>> {
     const rows = await this.sized<NodeRecordColumns>(
       q,
@@ -446,6 +446,27 @@ export class NodeReadRepository {
   }
 
   /** `page`, each node as its stored JSON. */
+  @GenerateSql(
+    { params: [{ graphId: 1, seq: 10, order: 'created', limit: 50, maxBytes: 1_000_000 }] },
+    {
+      name: 'tree order, filtered',
+      params: [
+        {
+          graphId: 1,
+          seq: 10,
+          subtree: { nodeNo: 1, sortKey: '0001', maxDepth: 2 },
+          kind: 'agent',
+          state: 'working',
+          order: 'tree',
+          limit: 50,
+        },
+      ],
+    },
+    {
+      name: 'children',
+      params: [{ graphId: 1, seq: 10, parentNo: 1, order: 'created', limit: 50 }],
+    },
+  )
   async pageJson(q: NodePageQuery): Promise<SizedPage<NodeJson>> {
     const rows = await this.sized<{
       node_json: string;
@@ -515,6 +536,7 @@ export class NodeReadRepository {
   }
 
   /** The node when the list `filter` describes holds it (a cursor's check), else null. */
+  @GenerateSql({ params: [{ graphId: 1, seq: 10, parentNo: 1 }, 2] })
   async findInList(filter: NodeListFilter, nodeNo: number): Promise<NodeRecord | null> {
     const row = await this.listed(filter)
       .select(recordColumns('v'))
@@ -549,6 +571,7 @@ export class NodeReadRepository {
    * For each graph: how many nodes, as of `seq`, are working with `since <= last_event <= until`
    * (see activeWorkingCountSql). Working nodes minus this count are the stale ones.
    */
+  @GenerateSql({ params: [[{ graphId: 1, seq: 1, since: 1_000, until: 2_000 }]] })
   async countActiveWorking(
     items: { graphId: number; seq: number; since: number; until: number }[],
   ): Promise<number[]> {

@@ -1,6 +1,7 @@
 import { Insertable, sql } from 'kysely';
 import { NoticesTable } from '../schema';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** A notice row as the apply writes it (its number reserved, its body sealed). */
 export type NoticeInsert = Insertable<NoticesTable>;
@@ -33,6 +34,7 @@ export class NoticeRepository extends Repository {
    * until that commits, so that an account's notices become visible in the order of their numbers
    * and a reader that has seen number N never meets a smaller one later (the streams rely on it).
    */
+  @GenerateSql({ params: [1, 2] })
   async reserveNumbers(accountId: number, count: number): Promise<number[]> {
     if (count === 0) return [];
     await sql`select pg_advisory_xact_lock(${NOTICE_LOCK_CLASS}, ${accountId % 2 ** 31}::int)`.execute(
@@ -47,6 +49,18 @@ export class NoticeRepository extends Repository {
    * Up to `limit` notices of the filter, newest first after (older than) `before`, or oldest first
    * after (newer than) `after`; both undefined: the newest.
    */
+  @GenerateSql(
+    { params: [{ accountId: 1, graphKeys: null }, 50, {}] },
+    {
+      name: 'older, filtered',
+      params: [
+        { accountId: 1, graphKeys: ['g1'], graphKey: 'g1', types: ['graph.quarantined'] },
+        50,
+        { olderThan: 9 },
+      ],
+    },
+    { name: 'newer', params: [{ accountId: 1, graphKeys: null }, 50, { newerThan: 1 }] },
+  )
   async page(
     filter: NoticeFilter,
     limit: number,
@@ -65,6 +79,7 @@ export class NoticeRepository extends Repository {
   }
 
   /** Whether the notice is stored and within the filter (a cursor must be). */
+  @GenerateSql({ params: [{ accountId: 1, graphKeys: null }, 1] })
   async has(filter: NoticeFilter, noticeNo: number): Promise<boolean> {
     const { rows } = await sql`select 1 from notices n
       where n.account_id = ${filter.accountId} and n.notice_no = ${noticeNo}
@@ -80,6 +95,7 @@ export class NoticeRepository extends Repository {
   }
 
   /** The account's newest notice number; 0 when it has none. */
+  @GenerateSql({ params: [1] })
   async newest(accountId: number): Promise<number> {
     const { rows } = await sql<{ n: string | null }>`select max(notice_no) as n from notices
       where account_id = ${accountId}`.execute(this.db);
@@ -90,6 +106,7 @@ export class NoticeRepository extends Repository {
    * Keeps the newest `kept` notices of the account that owns `graphId`, deleting older ones;
    * returns how many it deleted.
    */
+  @GenerateSql({ params: [1, 1_000] })
   async trimAccountOf(graphId: number, kept: number): Promise<number> {
     const result = await sql`with owner as (
         select account_id from graph_directory where graph_id = ${graphId}),

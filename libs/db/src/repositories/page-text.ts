@@ -9,9 +9,23 @@ import { sql, type Expression } from 'kysely';
  */
 const FIELD = '\x1f';
 
-/** The fields' texts joined by FIELD, in one `concat` (null as ''). */
-export const rowText = (fields: Expression<unknown>[]) =>
-  sql<string>`concat(${sql.join(fields, sql`, chr(31), `)})`;
+/** The named fields of a page row sent as ONE text, in the one order its statement and reader use. */
+export class RowText<N extends string> {
+  constructor(private readonly names: readonly N[]) {}
 
-/** The fields of a rowText value. */
-export const rowFields = (text: string): string[] => text.split(FIELD);
+  /** The fields' texts joined by FIELD, in one `concat` (null as ''). */
+  select(fields: Record<N, Expression<unknown>>) {
+    return sql<string>`concat(${sql.join(
+      this.names.map((n) => fields[n]),
+      sql`, chr(31), `,
+    )})`;
+  }
+
+  /** The fields of a value `select` made, by name. */
+  read(text: string): Record<N, string> {
+    const parts = text.split(FIELD);
+    const fields = {} as Record<N, string>;
+    this.names.forEach((name, i) => (fields[name] = parts[i]!));
+    return fields;
+  }
+}

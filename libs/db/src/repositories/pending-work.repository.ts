@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 export interface PendingGraph {
   graphId: number;
@@ -16,6 +17,7 @@ export interface PendingGraph {
 
 /** Graphs with work left (Postgres is the source of truth; jobs are re-derived from it). */
 export class PendingWorkRepository extends Repository {
+  @GenerateSql({ params: [100] })
   async list(limit: number): Promise<PendingGraph[]> {
     // The predicate matches the partial index graphs_pending_work.
     const rows = await this.db

@@ -1,4 +1,5 @@
 import { Db } from '../connection';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** How far a graph is applied on one database. */
 export interface GraphProgress {
@@ -11,6 +12,7 @@ export interface GraphProgress {
 export class ReplicaProgressRepository {
   constructor(private readonly db: Db) {}
 
+  @GenerateSql({ params: [1] })
   async byGraphId(graphId: number): Promise<GraphProgress | null> {
     const row = await this.db
       .selectFrom('graphs')
@@ -20,6 +22,7 @@ export class ReplicaProgressRepository {
     return row ? { appliedSeq: row.applied_seq, lastEvent: row.last_event } : null;
   }
 
+  @GenerateSql({ params: ['g1'] })
   async byGraphKey(graphKey: string): Promise<GraphProgress | null> {
     const dir = await this.db
       .selectFrom('graph_directory')
@@ -30,6 +33,7 @@ export class ReplicaProgressRepository {
   }
 
   /** Whether the database answers (the health of a replica). */
+  @GenerateSql({ params: [1_000] })
   async answers(timeoutMs: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** A graph whose apply stopped at an event the reducer refused. */
 export interface StalledGraph {
@@ -19,6 +20,7 @@ export interface StalledGraph {
 /** The operator's side of quarantined graphs: list them, retry or skip the refused event. */
 export class StalledGraphRepository extends Repository {
   /** Stalled graphs, longest stalled first; only `graphKey`'s when given. */
+  @GenerateSql({ params: [] }, { name: 'one graph', params: [10, 'g1'] })
   async list(limit = 1_000, graphKey?: string): Promise<StalledGraph[]> {
     const only = graphKey === undefined ? sql`true` : sql`g.graph_key = ${graphKey}`;
     const rows = await sql<{
@@ -48,6 +50,7 @@ export class StalledGraphRepository extends Repository {
     }));
   }
 
+  @GenerateSql({ params: [] })
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('graphs')
@@ -58,11 +61,13 @@ export class StalledGraphRepository extends Repository {
   }
 
   /** The stall of one graph by key, or null when it applies normally (or does not exist). */
+  @GenerateSql({ params: ['g1'] })
   async find(graphKey: string): Promise<StalledGraph | null> {
     return (await this.list(1, graphKey))[0] ?? null;
   }
 
   /** Clears the stall so the event is tried again; false when the graph is no longer stalled there. */
+  @GenerateSql({ params: [1, 1] })
   async retry(graphId: number, seq: number): Promise<boolean> {
     const result = await this.db
       .updateTable('graphs')
@@ -80,6 +85,7 @@ export class StalledGraphRepository extends Repository {
    * graph row lock, and moving ingested_seq makes a concurrent ingest append start over. Run it on
    * a transaction (`in(trx)`); false when the graph is no longer stalled at `seq`.
    */
+  @GenerateSql({ params: [1, 1] })
   async skip(graphId: number, seq: number): Promise<boolean> {
     const head = await this.db
       .selectFrom('graphs')

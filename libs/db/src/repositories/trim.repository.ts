@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Repository } from './repository';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 export interface TrimProgress {
   /** Oldest retained seq (null before the first applied event). */
@@ -13,6 +14,7 @@ export interface TrimProgress {
  * messages and ended waits no retained as_of reaches; idempotency keys beyond a documented cap.
  */
 export class TrimRepository extends Repository {
+  @GenerateSql({ params: [1] })
   async progress(graphId: number): Promise<TrimProgress | null> {
     const row = await this.db
       .selectFrom('graphs')
@@ -31,6 +33,7 @@ export class TrimRepository extends Repository {
    * stored_bytes loses what the deleted events weigh (their keys' bytes). Returns rows deleted.
    * Its statements belong together: run it on a transaction (`in(trx)`).
    */
+  @GenerateSql({ params: [1, 1, 2, 100] })
   async trimChunk(graphId: number, from: number, to: number, keysKept: number): Promise<number> {
     // What the deleted events weigh, read from their keys before the key cap may delete those.
     const {

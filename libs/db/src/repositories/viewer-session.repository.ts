@@ -1,4 +1,5 @@
 import { Db } from '../connection';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 export interface NewViewerSession {
   tokenHash: Buffer;
@@ -19,6 +20,9 @@ export interface ViewerSessionRow {
 export class ViewerSessionRepository {
   constructor(private readonly db: Db) {}
 
+  @GenerateSql({
+    params: [{ tokenHash: Buffer.from('token'), keyId: 'key1', created: 1_000, expires: 9_000 }],
+  })
   async insert(s: NewViewerSession): Promise<void> {
     await this.db
       .insertInto('viewer_sessions')
@@ -27,6 +31,7 @@ export class ViewerSessionRepository {
   }
 
   /** The session with this token hash, unless it has expired or its key was revoked. */
+  @GenerateSql({ params: [Buffer.from('token'), 2_000] })
   async findActive(tokenHash: Buffer, now: number): Promise<ViewerSessionRow | null> {
     const row = await this.db
       .selectFrom('viewer_sessions as s')
@@ -47,11 +52,13 @@ export class ViewerSessionRepository {
       : null;
   }
 
+  @GenerateSql({ params: [Buffer.from('token')] })
   async delete(tokenHash: Buffer): Promise<void> {
     await this.db.deleteFrom('viewer_sessions').where('token_hash', '=', tokenHash).execute();
   }
 
   /** Removes sessions that ended before `now`; returns how many. */
+  @GenerateSql({ params: [2_000] })
   async deleteExpired(now: number): Promise<number> {
     const res = await this.db
       .deleteFrom('viewer_sessions')

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Repository } from './repository';
 import { inTransaction } from './transaction';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 /** A delivery a sender holds (leased): what to POST, where, and the secrets that sign it. */
 export interface ClaimedDelivery {
@@ -67,6 +68,7 @@ export class WebhookDeliveryRepository extends Repository {
    * account that wants their type and graph (endpoints made later get none of them), and marks them
    * dispatched, in ONE statement: a notice is dispatched once, with all its deliveries, or not yet.
    */
+  @GenerateSql({ params: [100, 2_000] })
   async dispatch(limit: number, now: number): Promise<{ notices: number; deliveries: number }> {
     const { rows } = await sql<{ notices: number; deliveries: number }>`
       with picked as (
@@ -95,6 +97,7 @@ export class WebhookDeliveryRepository extends Repository {
   }
 
   /** A delivery of `body` (a test notice) to the endpoint, due now; its id. */
+  @GenerateSql({ params: ['we1', 'ntc_test', '{}', 2_000] })
   async insertTest(endpointId: string, noticeId: string, body: string, now: number) {
     const row = await this.db
       .insertInto('webhook_deliveries')
@@ -114,6 +117,10 @@ export class WebhookDeliveryRepository extends Repository {
    * Leases up to `limit` pending deliveries that are due (or the one `deliveryId`, due or not) of
    * enabled endpoints until `now + leaseMs`, oldest due first.
    */
+  @GenerateSql(
+    { params: [10, 2_000, 30_000] },
+    { name: 'one delivery', params: [1, 2_000, 30_000, 1] },
+  )
   async claimDue(
     limit: number,
     now: number,
@@ -169,6 +176,14 @@ export class WebhookDeliveryRepository extends Repository {
    * failing spell starts at its first failure and ends at a success; one that lasted
    * `policy.disableAfterMs` disables it. `gone`: the delivery was no longer pending (or deleted).
    */
+  @GenerateSql({
+    params: [
+      { deliveryId: 1, endpointId: 'we1' },
+      { started: 2_000, durationMs: 5, statusCode: 200, error: null },
+      { retrySchedule: [1_000], disableAfterMs: 60_000 },
+      2_010,
+    ],
+  })
   async recordAttempt(
     delivery: Pick<ClaimedDelivery, 'deliveryId' | 'endpointId'>,
     result: AttemptResult,
@@ -239,6 +254,7 @@ export class WebhookDeliveryRepository extends Repository {
   }
 
   /** Deletes up to `limit` deliveries (with their attempts) that finished before `before`. */
+  @GenerateSql({ params: [3_000, 100] })
   async deleteFinished(before: number, limit: number): Promise<number> {
     const res = await this.db
       .deleteFrom('webhook_deliveries')
@@ -257,6 +273,7 @@ export class WebhookDeliveryRepository extends Repository {
   }
 
   /** The endpoint's newest deliveries, newest first. */
+  @GenerateSql({ params: ['we1', 50] })
   async listByEndpoint(endpointId: string, limit: number): Promise<DeliveryRow[]> {
     const rows = await this.db
       .selectFrom('webhook_deliveries')
@@ -285,6 +302,7 @@ export class WebhookDeliveryRepository extends Repository {
   }
 
   /** The attempts of the endpoint's newest `limit` attempts, newest first. */
+  @GenerateSql({ params: ['we1', 50] })
   async attemptsOfEndpoint(endpointId: string, limit: number): Promise<AttemptRow[]> {
     const rows = await this.db
       .selectFrom('webhook_attempts as a')

@@ -2,6 +2,7 @@ import { Selectable } from 'kysely';
 import { WebhookEndpointsTable } from '../schema';
 import { Repository } from './repository';
 import { inTransaction } from './transaction';
+import { GenerateSql } from '../sql-text/generate-sql';
 
 export interface WebhookEndpointRow {
   endpointId: string;
@@ -42,6 +43,19 @@ const toRow = (r: Selectable<WebhookEndpointsTable>): WebhookEndpointRow => ({
 
 /** An account's webhook endpoints (`graph-history webhooks …`). */
 export class WebhookEndpointRepository extends Repository {
+  @GenerateSql({
+    params: [
+      {
+        endpointId: 'we1',
+        accountId: 1,
+        url: 'https://example.com/hook',
+        types: null,
+        graphKeys: null,
+        secret: 's1',
+        created: 1_000,
+      },
+    ],
+  })
   async insert(e: NewWebhookEndpoint): Promise<void> {
     await this.db
       .insertInto('webhook_endpoints')
@@ -57,6 +71,7 @@ export class WebhookEndpointRepository extends Repository {
       .execute();
   }
 
+  @GenerateSql({ params: ['we1'] })
   async findById(endpointId: string): Promise<WebhookEndpointRow | null> {
     const row = await this.db
       .selectFrom('webhook_endpoints')
@@ -66,6 +81,7 @@ export class WebhookEndpointRepository extends Repository {
     return row ? toRow(row) : null;
   }
 
+  @GenerateSql({ params: [1] })
   async listByAccount(accountId: number): Promise<WebhookEndpointRow[]> {
     const rows = await this.db
       .selectFrom('webhook_endpoints')
@@ -78,6 +94,7 @@ export class WebhookEndpointRepository extends Repository {
   }
 
   /** Deletes the endpoint with its deliveries and their attempts; false when there was none. */
+  @GenerateSql({ params: ['we-none'] })
   async delete(endpointId: string): Promise<boolean> {
     const res = await this.db
       .deleteFrom('webhook_endpoints')
@@ -87,6 +104,7 @@ export class WebhookEndpointRepository extends Repository {
   }
 
   /** `secret` signs from now on; the current one also signs until `previousUntil`. */
+  @GenerateSql({ params: ['we1', 's2', 9_000] })
   async rotateSecret(endpointId: string, secret: string, previousUntil: number): Promise<void> {
     await this.db
       .updateTable('webhook_endpoints')
@@ -100,6 +118,7 @@ export class WebhookEndpointRepository extends Repository {
   }
 
   /** Turns a disabled endpoint back on; its pending deliveries are tried again from now. */
+  @GenerateSql({ params: ['we1', 2_000] })
   async enable(endpointId: string, now: number): Promise<void> {
     await inTransaction(this.db, async (trx) => {
       await trx
