@@ -51,7 +51,7 @@ with
     from
       picked p
       join webhook_endpoints e on e.account_id = p.account_id
-      left join graphs g on g.graph_id = p.graph_id
+      left join graph_directory g on g.graph_id = p.graph_id
     where
       e.disabled is null
       and (
