@@ -54,6 +54,12 @@ export class NodeTree {
     return this.order;
   }
 
+  /** Whether nodes came from more than one provider (agents of several kinds side by side). */
+  get severalProviders(): boolean {
+    const first = this.order[0]?.provider;
+    return this.order.some((n) => n.provider !== first);
+  }
+
   /** Whether any node reported tokens: a root's subtree then has usage. */
   get hasUsage(): boolean {
     for (const id of this.children.get(null) ?? [])

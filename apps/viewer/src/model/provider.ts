@@ -13,7 +13,7 @@ export const providerLabel = (provider: string): string =>
   Object.hasOwn(PROVIDER_LABELS, provider) ? PROVIDER_LABELS[provider]! : provider;
 
 /**
- * A tree row names its provider when it starts a provider's tree: a session, or an agent whose
+ * In a share of several providers, a tree row names its provider when it starts a provider's tree: a session, or an agent whose
  * provider is not its parent's. Below that, every node is its session's provider.
  */
 export const rowShowsProvider = (

@@ -94,7 +94,8 @@ export function SharePage({ api, graphId }: { api: ShareApi; graphId: string }) 
 
   const [sortBy, setSortBy] = useState<UsageSort>('tree');
   const shown = useMemo(() => sortedTree(tree, sortBy), [tree, tree.nodes, sortBy]);
-  const rows = useMemo(() => shown.visibleRows(collapsed), [shown, collapsed]);
+  // the tree changes in place: its node list (a new array per change) says when
+  const rows = useMemo(() => shown.visibleRows(collapsed), [shown, shown.nodes, collapsed]);
   const range = useMemo(() => {
     const first = store.events[0]?.created ?? g?.created ?? 0;
     const last = store.events[store.events.length - 1]?.created ?? first;

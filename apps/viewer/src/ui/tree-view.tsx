@@ -95,6 +95,7 @@ export function TreeView(p: Props) {
   };
 
   const usage = p.tree.hasUsage;
+  const providers = p.tree.severalProviders;
   return (
     <div class={usage ? 'tree-wrap' : 'tree-wrap no-usage'}>
       {usage && (
@@ -185,9 +186,10 @@ export function TreeView(p: Props) {
                     {r.hasChildren ? (r.expanded ? '▾' : '▸') : ''}
                   </span>
                   <span class="kind">{n.kind === 'session' ? 'session' : 'agent'}</span>
-                  {rowShowsProvider(n, n.parent_id ? p.tree.byId.get(n.parent_id) : undefined) && (
-                    <ProviderBadge provider={n.provider} />
-                  )}
+                  {providers &&
+                    rowShowsProvider(n, n.parent_id ? p.tree.byId.get(n.parent_id) : undefined) && (
+                      <ProviderBadge provider={n.provider} />
+                    )}
                   <span class="label">
                     <UserText text={nodeName(n)} />
                   </span>
