@@ -80,6 +80,14 @@ where
   and true
   and true
 
+-- NoticeRepository.oldest
+select
+  min(notice_no) as n
+from
+  notices
+where
+  account_id = $1
+
 -- NoticeRepository.newest
 select
   max(notice_no) as n

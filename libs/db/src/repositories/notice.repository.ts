@@ -88,6 +88,7 @@ export class NoticeRepository extends Repository {
   }
 
   /** The account's oldest kept notice number; null when it has none. */
+  @GenerateSql({ params: [1] })
   async oldest(accountId: number): Promise<number | null> {
     const { rows } = await sql<{ n: string | null }>`select min(notice_no) as n from notices
       where account_id = ${accountId}`.execute(this.db);
