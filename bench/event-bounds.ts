@@ -9,6 +9,8 @@ import {
   AppliedEvent,
   applyEvent,
   createGraphState,
+  storedEventJson,
+  storedNodeJsonOf,
   GraphState,
   LIMITS,
   validateBatch,
@@ -25,9 +27,10 @@ const event = (type: string, node: string, payload: Record<string, unknown>): Wa
 const apply = (state: GraphState, ev: WatchEvent): AppliedEvent =>
   applyEvent(state, ev, state.lastSeq + 1);
 
-/** Characters an applied event writes: its stored event JSON and each version's node JSON. */
-const written = (a: AppliedEvent): number =>
-  a.eventJson.length + a.nodeJson.reduce((n, json) => n + json.length, 0);
+/** Characters an applied event of graph `graphId` writes: its event JSON and each version's. */
+const written = (graphId: number, a: AppliedEvent): number =>
+  storedEventJson(graphId, a.event).length +
+  a.presented.reduce((n, node) => n + storedNodeJsonOf(node).length, 0);
 
 const spawn = (parent: string, node: string, background = false): WatchEvent =>
   event('agent.spawned', node, {
@@ -48,7 +51,7 @@ function chain(): void {
     const a = apply(state, spawn(i === 1 ? 'S' : `S/${i - 1}`, `S/${i}`));
     versions += a.versions.length;
     maxVersions = Math.max(maxVersions, a.versions.length);
-    maxChars = Math.max(maxChars, written(a));
+    maxChars = Math.max(maxChars, written(state.graphId, a));
   }
   console.log(
     `chain of ${LIMITS.treeDepth} foreground spawns, 20,000-character texts: ${versions} versions in all, ` +
@@ -95,7 +98,7 @@ function hub(): void {
   console.log(
     `${waiters} nodes wait on one (texts at 20,000 characters): ${opened} waits opened; ` +
       `one tasks.updated on it writes ${a.versions.length} versions, ` +
-      `${(written(a) / 1e6).toFixed(1)} M characters, reduced in ${ms.toFixed(0)} ms; ` +
+      `${(written(state.graphId, a) / 1e6).toFixed(1)} M characters, reduced in ${ms.toFixed(0)} ms; ` +
       `its ended closes ${ended.waitsClosed.length} waits and writes ${ended.versions.length} versions`,
   );
 }
