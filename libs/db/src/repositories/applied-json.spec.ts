@@ -31,15 +31,13 @@ describe('AppliedJsonEncoder', () => {
   it('gives storedNodeJson and storedEventJson byte for byte, however the runs fall', () => {
     fc.assert(
       fc.property(fc.integer(), fc.array(run, { minLength: 1, maxLength: 12 }), (seed, runs) => {
-        const [{ events }] = simulate({ graphs: 1, events: 300, seed });
+        const { events } = simulate({ graphs: 1, events: 300, seed })[0]!;
         const state = createGraphState(GRAPH_ID);
         let json = new AppliedJsonEncoder(GRAPH_ID);
         let seq = 0;
         for (const { length, encodedAgain, newEncoder } of runs) {
           if (newEncoder) json = new AppliedJsonEncoder(GRAPH_ID);
-          const applied = events
-            .slice(seq, seq + length)
-            .map((ev) => applyEvent(state, ev, ++seq));
+          const applied = events.slice(seq, seq + length).map((ev) => applyEvent(state, ev, ++seq));
           const expected = applied.map(naive);
           expect(applied.map((a) => json.encode(a))).toEqual(expected);
           if (encodedAgain) expect(applied.map((a) => json.encode(a))).toEqual(expected);
@@ -48,5 +46,4 @@ describe('AppliedJsonEncoder', () => {
       { numRuns: 40 },
     );
   });
-
 });

@@ -58,7 +58,15 @@ export function appliedRows(
   const waitKey = (w: { nodeNo: number; onNo: number; startedSeq: number }) =>
     `${w.nodeNo}:${w.onNo}:${w.startedSeq}`;
   for (const [i, a] of applied.entries()) {
-    const { event: e, versions, taskSnapshot: t, spawn: s, message: m, waitsOpened, waitsClosed } = a;
+    const {
+      event: e,
+      versions,
+      taskSnapshot: t,
+      spawn: s,
+      message: m,
+      waitsOpened,
+      waitsClosed,
+    } = a;
     const { eventJson, nodeJson } = json.encode(a);
     rows.events.push({
       graph_id: graphId,
