@@ -15,35 +15,32 @@ export interface AppliedJson {
   nodeJson: string[];
 }
 
-/** A node's last encoding, and the seq of the event that produced it. */
-interface LastEncoding {
-  seq: number;
-  encoded: EncodedNode;
-}
-
 /**
  * Turns one graph's applied events into their stored public JSON, byte for byte storedEventJson
  * and storedNodeJson. It keeps each node's last encoding, so a node's next version re-encodes
- * only the fields its change names; it must see a graph's events in seq order (the apply keeps
- * one per cached graph, see CachedGraph). A node's encoding from an event at or after the one
- * being encoded (a run encoded again) is not used.
+ * only the fields its change names. The apply keeps one per cached graph (CachedGraph) and
+ * gives it the graph's events in seq order; any other event (a run encoded again, one after a gap)
+ * first drops what it kept, so its nodes are encoded afresh.
  */
 export class AppliedJsonEncoder {
-  private readonly last = new Map<number, LastEncoding>();
+  /** Each node's encoding as of `seq`. */
+  private readonly last = new Map<number, EncodedNode>();
+  private seq = 0;
 
   constructor(readonly graphId: number) {}
 
   encode({ event, versions, presented }: AppliedEvent): AppliedJson {
+    if (event.seq !== this.seq + 1) this.last.clear();
+    this.seq = event.seq;
     const changesJson: string[] = [];
     const nodeJson: string[] = [];
     for (let i = 0; i < versions.length; i++) {
       const change = event.changes[i]!;
-      const kept = change.created ? undefined : this.last.get(versions[i]!.no);
-      const before = kept && kept.seq < event.seq ? kept.encoded : null;
+      const before = (!change.created && this.last.get(versions[i]!.no)) || null;
       const encoded = before
         ? reencodeNode(before, presented[i]!, change.fields)
         : encodeNode(presented[i]!);
-      this.last.set(versions[i]!.no, { seq: event.seq, encoded });
+      this.last.set(versions[i]!.no, encoded);
       changesJson.push(changeJson(change, before, encoded));
       nodeJson.push(encoded.json);
     }
