@@ -32,8 +32,9 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
       before === null
         ? createdFields(afterPublic)
         : changedFields(state.presented.get(no) ?? present(state.graphId, before), afterPublic);
-    state.presented.set(no, afterPublic);
+    // unchanged, the presentation kept is still the node's (and the one its JSON was encoded from)
     if (before !== null && Object.keys(fields).length === 0) continue;
+    state.presented.set(no, afterPublic);
     changes.push({ node_id: afterPublic.id, created: before === null, fields });
     versions.push(copyNodeRecord(after));
     presented.push(afterPublic);
