@@ -5,6 +5,7 @@
  * ingest), and one event on a node that the most nodes a graph allows wait on, each with texts at
  * their limits. Prints figures; takes a few seconds.
  */
+import { randomBytes } from 'node:crypto';
 import {
   AppliedEvent,
   applyEvent,
@@ -13,6 +14,7 @@ import {
   storedNodeJsonOf,
   GraphState,
   LIMITS,
+  useIdKey,
   validateBatch,
   WatchEvent,
 } from '@graph-history/domain';
@@ -103,5 +105,7 @@ function hub(): void {
   );
 }
 
+// ids are sealed with a key of the database: any key will do
+useIdKey(randomBytes(16));
 chain();
 hub();
