@@ -5,12 +5,16 @@
  * ingest), and one event on a node that the most nodes a graph allows wait on, each with texts at
  * their limits. Prints figures; takes a few seconds.
  */
+import { randomBytes } from 'node:crypto';
 import {
   AppliedEvent,
   applyEvent,
   createGraphState,
+  storedEventJson,
+  storedNodeJsonOf,
   GraphState,
   LIMITS,
+  useIdKey,
   validateBatch,
   WatchEvent,
 } from '@graph-history/domain';
@@ -25,9 +29,10 @@ const event = (type: string, node: string, payload: Record<string, unknown>): Wa
 const apply = (state: GraphState, ev: WatchEvent): AppliedEvent =>
   applyEvent(state, ev, state.lastSeq + 1);
 
-/** Characters an applied event writes: its stored event JSON and each version's node JSON. */
-const written = (a: AppliedEvent): number =>
-  a.eventJson.length + a.nodeJson.reduce((n, json) => n + json.length, 0);
+/** Characters an applied event of graph `graphId` writes: its event JSON and each version's. */
+const written = (graphId: number, a: AppliedEvent): number =>
+  storedEventJson(graphId, a.event).length +
+  a.presented.reduce((n, node) => n + storedNodeJsonOf(node).length, 0);
 
 const spawn = (parent: string, node: string, background = false): WatchEvent =>
   event('agent.spawned', node, {
@@ -48,7 +53,7 @@ function chain(): void {
     const a = apply(state, spawn(i === 1 ? 'S' : `S/${i - 1}`, `S/${i}`));
     versions += a.versions.length;
     maxVersions = Math.max(maxVersions, a.versions.length);
-    maxChars = Math.max(maxChars, written(a));
+    maxChars = Math.max(maxChars, written(state.graphId, a));
   }
   console.log(
     `chain of ${LIMITS.treeDepth} foreground spawns, 20,000-character texts: ${versions} versions in all, ` +
@@ -95,10 +100,12 @@ function hub(): void {
   console.log(
     `${waiters} nodes wait on one (texts at 20,000 characters): ${opened} waits opened; ` +
       `one tasks.updated on it writes ${a.versions.length} versions, ` +
-      `${(written(a) / 1e6).toFixed(1)} M characters, reduced in ${ms.toFixed(0)} ms; ` +
+      `${(written(state.graphId, a) / 1e6).toFixed(1)} M characters, reduced in ${ms.toFixed(0)} ms; ` +
       `its ended closes ${ended.waitsClosed.length} waits and writes ${ended.versions.length} versions`,
   );
 }
 
+// ids are sealed with a key of the database: any key will do
+useIdKey(randomBytes(16));
 chain();
 hub();

@@ -1,10 +1,12 @@
 /**
- * `pnpm bench:usage`: what the reducer spends on one `usage.reported` (it rewrites the node and
- * every ancestor's `descendant_usage`), against a `status` on the same node, for a node at depth
- * 0, 5 and 32 (the deepest a tree goes). No database: a random id key. Prints microseconds per
- * event (best of five rounds of 2,000 events) and the node versions one event writes.
+ * `pnpm bench:usage`: what the apply spends on one `usage.reported` (reducer and stored JSON; it
+ * rewrites the node and every ancestor's `descendant_usage`), against a `status` on the same
+ * node, for a node at depth 0, 5 and 32 (the deepest a tree goes). No database: a random id key.
+ * Prints microseconds per event (best of five rounds of 2,000 events) and the node versions one
+ * event writes.
  */
 import { randomBytes } from 'node:crypto';
+import { AppliedJsonEncoder } from '@graph-history/db';
 import { applyEvent, createGraphState, useIdKey, type WatchEvent } from '@graph-history/domain';
 
 const EVENTS = 2_000;
@@ -14,15 +16,16 @@ const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-5', 'gpt-5-codex'];
 
 function round(kind: 'usage' | 'status', depth: number): { us: number; versions: number } {
   const state = createGraphState(1);
+  const json = new AppliedJsonEncoder(state.graphId);
   let seq = 0;
   const ev = (type: string, node: string, payload: object) =>
     ({ key: `k${seq}`, type, created: 1_000 + seq, node, source: SOURCE, payload }) as WatchEvent;
-  applyEvent(state, ev('session.started', 'S', {}), ++seq);
+  json.encode(applyEvent(state, ev('session.started', 'S', {}), ++seq));
   let ref = 'S';
   for (let d = 1; d <= depth; d++) {
     const child = `S/${d}`;
     const spawn = { parent: ref, agent_type: 'x', purpose: 'p', background: true };
-    applyEvent(state, ev('agent.spawned', child, spawn), ++seq);
+    json.encode(applyEvent(state, ev('agent.spawned', child, spawn), ++seq));
     ref = child;
   }
   let versions = 0;
@@ -37,7 +40,9 @@ function round(kind: 'usage' | 'status', depth: number): { us: number; versions:
             cache_read_tokens: 30_000,
           })
         : ev('status', ref, { state: i % 2 ? 'working' : 'idle' });
-    versions += applyEvent(state, e, ++seq).versions.length;
+    const applied = applyEvent(state, e, ++seq);
+    json.encode(applied);
+    versions += applied.versions.length;
   }
   return {
     us: Number(process.hrtime.bigint() - start) / 1e3 / EVENTS,

@@ -22,6 +22,7 @@ export * from './repositories/inbox.repository';
 export * from './repositories/graph-state.repository';
 export * from './repositories/apply.repository';
 export type { ActiveBefore } from './repositories/applied-rows';
+export * from './repositories/applied-json';
 export * from './repositories/trim.repository';
 export * from './repositories/pending-work.repository';
 export * from './repositories/database-health.repository';

@@ -1,5 +1,6 @@
 import { StoredGraphCounts } from './graph-counts';
 import { NodeRecord } from './node';
+import type { PublicNode } from './public/node.schema';
 import { TaskItem, WaitRecord } from './records';
 import type { PriceTable } from './usage/model-prices';
 
@@ -28,6 +29,12 @@ export interface GraphState {
   /** Current task list of each node that has one. */
   tasks: Map<number, TaskItem[]>;
   counts: StoredGraphCounts;
+  /**
+   * Each node as presented (per-read fields blank) at the end of the last event that touched it,
+   * kept from that event on: the next event takes the node's fields before it from here rather
+   * than presenting it again. Empty in a state built from rows.
+   */
+  presented: Map<number, PublicNode>;
   /** Prices of the models, for the cost of usage (DEFAULT_PRICES unless the deployment sets its own). */
   prices: PriceTable;
 }

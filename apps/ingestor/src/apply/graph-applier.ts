@@ -12,6 +12,7 @@ import {
 } from '@graph-history/domain';
 import {
   ActiveBefore,
+  AppliedJsonEncoder,
   ApplyHead,
   ApplyRepository,
   ApplyStall,
@@ -267,6 +268,7 @@ export class GraphApplier {
           Date.now(),
           activeBefore,
           notices,
+          graph.json,
         )
         .then((committed) => ({ committed, notices }));
     const made = this.noticeMaker.made(applied);
@@ -346,6 +348,7 @@ const describe = (err: unknown): string =>
 const withWindow = (state: GraphState): CachedGraph => ({
   state,
   active: ActiveWindow.of(state.nodes.values()),
+  json: new AppliedJsonEncoder(state.graphId),
 });
 
 /** Work is left when events are stored beyond applied_seq and the graph is not quarantined. */

@@ -1,9 +1,11 @@
+import { AppliedJsonEncoder } from '@graph-history/db';
 import { ActiveWindow, createGraphState } from '@graph-history/domain';
 import { CachedGraph, GraphStateCache } from './graph-state-cache';
 
 const stateAt = (graphId: number, lastSeq: number): CachedGraph => ({
   state: { ...createGraphState(graphId), lastSeq },
   active: ActiveWindow.of([]),
+  json: new AppliedJsonEncoder(graphId),
 });
 
 describe('GraphStateCache', () => {

@@ -1,10 +1,15 @@
+import type { AppliedJsonEncoder } from '@graph-history/db';
 import type { ActiveWindow, GraphState } from '@graph-history/domain';
 
-/** A graph as the apply keeps it between runs: the reducer's state and its active window. */
+/**
+ * A graph as the apply keeps it between runs: the reducer's state, its active window and the
+ * encoder of its stored JSON (which keeps each node's last encoding).
+ */
 export interface CachedGraph {
   state: GraphState;
   /** The state's working nodes not stale yet (see GraphApplier's reduce). */
   active: ActiveWindow;
+  json: AppliedJsonEncoder;
 }
 
 /**

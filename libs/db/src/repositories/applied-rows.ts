@@ -1,6 +1,7 @@
 import { Insertable } from 'kysely';
 import { storedCountsJson, type AppliedEvent } from '@graph-history/domain';
 import { Database, WaitsTable } from '../schema';
+import type { AppliedJsonEncoder } from './applied-json';
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[];
 
@@ -31,12 +32,16 @@ export interface ActiveBefore {
   counts: number[];
 }
 
-/** The rows of `applied`; each event's `activeBefore` count, when given, goes into its row. */
+/**
+ * The rows of `applied`, their public JSON encoded by `json` (the graph's encoder); each event's
+ * `activeBefore` count, when given, goes into its row.
+ */
 export function appliedRows(
   graphId: number,
   applied: AppliedEvent[],
   appliedAt: number,
   activeBefore: ActiveBefore | null,
+  json: AppliedJsonEncoder,
 ): AppliedRows {
   const rows: AppliedRows = {
     events: [],
@@ -52,20 +57,17 @@ export function appliedRows(
   const newest = new Map<number, Rows<'node_versions'>[number]>();
   const waitKey = (w: { nodeNo: number; onNo: number; startedSeq: number }) =>
     `${w.nodeNo}:${w.onNo}:${w.startedSeq}`;
-  for (const [
-    i,
-    {
+  for (const [i, a] of applied.entries()) {
+    const {
       event: e,
-      eventJson,
       versions,
-      nodeJson,
       taskSnapshot: t,
       spawn: s,
       message: m,
       waitsOpened,
       waitsClosed,
-    },
-  ] of applied.entries()) {
+    } = a;
+    const { eventJson, nodeJson } = json.encode(a);
     rows.events.push({
       graph_id: graphId,
       seq: e.seq,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history/domain';
 import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
+import { AppliedJsonEncoder } from './applied-json';
 import { ActiveBefore, appliedRows } from './applied-rows';
 import {
   EVENT_COLUMNS,
@@ -129,6 +130,7 @@ export class ApplyRepository extends Repository {
    * run's events made) are written by the same statement: a notice exists iff its event does.
    * False when another applier committed first and nothing was written: two appliers of a graph
    * can never both apply the same events. The commit does not wait for the WAL flush (see below).
+   * `json` encodes the rows' public JSON: the graph's own encoder, or a new one (encodes all).
    */
   @GenerateSql({
     params: [1, 0, [], { appliedSeq: 1, firstSeq: 1, lastEvent: 1_000, counts: {} }, 1_000, null],
@@ -141,8 +143,9 @@ export class ApplyRepository extends Repository {
     appliedAt: number,
     activeBefore: ActiveBefore | null,
     notices: NoticeInsert[] = [],
+    json = new AppliedJsonEncoder(graphId),
   ): Promise<boolean> {
-    const rows = appliedRows(graphId, applied, appliedAt, activeBefore);
+    const rows = appliedRows(graphId, applied, appliedAt, activeBefore, json);
     const closed = rows.waitsClosed;
     const advanced = sql`exists (select 1 from advanced)`;
     const [result] = await executeNamed(

@@ -1,11 +1,8 @@
 import { AppliedEvent } from '../applied-event';
-import type { GraphState } from '../graph-state';
 import { ChangeEntry } from '../event';
 import { NodeRecord } from '../node';
 import { presentNode } from '../public-node';
-import { changeJson } from '../stored-json/change-json';
-import { encodeNode, reencodeNode, type EncodedNode } from '../stored-json/encoded-node';
-import { storedEventJsonOf } from '../stored-json/event-json';
+import type { PublicNode } from '../public/node.schema';
 import { WatchEvent } from '../watch-event';
 import { copyNodeRecord } from './copy-node-record';
 import { EventContext } from './event-context';
@@ -16,43 +13,31 @@ import { changedFields, createdFields } from './node-changes';
 const present = (graphId: number, rec: NodeRecord) => presentNode(graphId, '', rec, '', false);
 
 /**
- * Per state, each node as presented (and encoded) at the end of the last event that touched it: a
- * node changes only inside events (EventContext.edit), so that is the node before the next one.
- */
-const presentedOf = new WeakMap<GraphState, Map<number, EncodedNode>>();
-
-/**
  * Turns the touched nodes into change entries and versions (the event's node first, the others by
- * node number), moves the graph counts and builds the stored event. The stored JSON of a version
- * re-encodes only the fields that changed since the node's last one.
+ * node number), each with its presentation, and moves the graph counts. A node's fields before
+ * the event are its presentation kept in the state (GraphState.presented) when it has one.
  */
 export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: number): AppliedEvent {
   const { state } = ctx;
-  let presentedNow = presentedOf.get(state);
-  if (!presentedNow) presentedOf.set(state, (presentedNow = new Map()));
   const others = [...ctx.before.keys()].filter((no) => no !== eventNodeNo).sort((a, b) => a - b);
   const changes: ChangeEntry[] = [];
-  const changesJson: string[] = [];
   const versions: NodeRecord[] = [];
-  const nodeJson: string[] = [];
+  const presented: PublicNode[] = [];
   for (const no of [eventNodeNo, ...others]) {
     const before = ctx.before.get(no) as NodeRecord | null;
     const after = ctx.node(no);
     applyCountDelta(state.counts, before, after);
     const afterPublic = present(state.graphId, after);
-    const last = before === null ? undefined : presentedNow.get(no);
     const fields =
       before === null
         ? createdFields(afterPublic)
-        : changedFields(last?.node ?? present(state.graphId, before), afterPublic);
-    const encoded = last ? reencodeNode(last, afterPublic, fields) : encodeNode(afterPublic);
-    presentedNow.set(no, encoded);
+        : changedFields(state.presented.get(no) ?? present(state.graphId, before), afterPublic);
+    // unchanged, the presentation kept is still the node's (and the one its JSON was encoded from)
     if (before !== null && Object.keys(fields).length === 0) continue;
-    const change = { node_id: afterPublic.id, created: before === null, fields };
-    changes.push(change);
-    changesJson.push(changeJson(change, last ?? null, encoded));
+    state.presented.set(no, afterPublic);
+    changes.push({ node_id: afterPublic.id, created: before === null, fields });
     versions.push(copyNodeRecord(after));
-    nodeJson.push(encoded.json);
+    presented.push(afterPublic);
   }
   const event = {
     seq: ctx.seq,
@@ -67,9 +52,8 @@ export function finishEvent(ctx: EventContext, ev: WatchEvent, eventNodeNo: numb
   };
   return {
     event,
-    eventJson: storedEventJsonOf(state.graphId, event, changesJson),
     versions,
-    nodeJson,
+    presented,
     taskSnapshot: ctx.taskSnapshot,
     spawn: ctx.spawn,
     waitsOpened: ctx.waitsOpened,

@@ -21,6 +21,7 @@ export const createGraphState = (
   openWaitCount: 0,
   tasks: new Map(),
   counts: emptyCounts(),
+  presented: new Map(),
   prices,
 });
 

@@ -1,6 +1,8 @@
 import type { AppliedEvent } from '../applied-event';
 import { GRAPH_ID as G, Harness } from '../__tests__/harness';
 import { encodeId, encodeReadableId } from '../ids';
+import { storedEventJson } from './event-json';
+import { storedNodeJsonOf } from './node-json';
 import { sealChangeIds, sealStoredJsonIds } from './sealed-ids';
 
 /** Every sealed id of graph G's first nodes and events, with its readable form. */
@@ -38,7 +40,7 @@ describe('sealStoredJsonIds (migration 0012)', () => {
   ];
 
   it('gives the sealed text of nodes stored with readable ids, byte for byte', () => {
-    for (const json of applied.flatMap((a) => a.nodeJson)) {
+    for (const json of applied.flatMap((a) => a.presented.map(storedNodeJsonOf))) {
       expect(json).toMatch(/"parent_id":(null|"node_)/);
       expect(sealStoredJsonIds('node', unsealed(json))).toBe(json);
       expect(sealStoredJsonIds('node', json)).toBeNull();
@@ -46,16 +48,17 @@ describe('sealStoredJsonIds (migration 0012)', () => {
   });
 
   it('gives the sealed text of events: ids, node ids, changed id fields, blocked.on_ids', () => {
-    expect(applied[3]!.eventJson).toContain('"on_ids":["node_');
+    expect(storedEventJson(G, applied[3]!.event)).toContain('"on_ids":["node_');
     for (const a of applied) {
-      expect(sealStoredJsonIds('event', unsealed(a.eventJson))).toBe(a.eventJson);
+      const json = storedEventJson(G, a.event);
+      expect(sealStoredJsonIds('event', unsealed(json))).toBe(json);
       const changes = JSON.parse(unsealed(JSON.stringify(a.event.changes)));
       expect(sealChangeIds(changes)).toEqual(a.event.changes);
     }
   });
 
   it('leaves user text that looks like an id alone', () => {
-    const json = unsealed(applied[0]!.nodeJson[0]!);
+    const json = unsealed(storedNodeJsonOf(applied[0]!.presented[0]!));
     expect(sealStoredJsonIds('node', json)).toContain('"node_170001 looks like an id"');
   });
 });
