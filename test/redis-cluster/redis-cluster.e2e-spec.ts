@@ -154,7 +154,11 @@ describe('Redis Cluster', () => {
         shards.map((c) => redis.cluster('KEYSLOT', c) as Promise<number>),
       );
       expect(slots.map((slot) => Math.floor(slot / 1024))).toEqual(shards.map((_, i) => i));
-      const ranges = (await redis.cluster('SLOTS')) as [number, number, [string, number]][];
+      const ranges = (await redis.cluster('SLOTS')) as unknown as [
+        number,
+        number,
+        [string, number],
+      ][];
       const owners = slots.map((slot) => {
         const [, , [host, port]] = ranges.find(([lo, hi]) => lo <= slot && slot <= hi)!;
         return `${host}:${port}`;

@@ -26,7 +26,7 @@ export function geminiMessages(records: Json[]): Map<string, Json> {
 }
 
 export const geminiSum = (messages: Map<string, Json>): TokenCounts =>
-  [...messages.values()].reduce((t, m) => plus(t, geminiTokens(m.tokens)), ZERO);
+  [...messages.values()].reduce<TokenCounts>((t, m) => plus(t, geminiTokens(m.tokens)), ZERO);
 
 /** opencode's assistant tokens in the graph's kinds: `input` is fresh, reasoning is output. */
 export const opencodeTokens = (t: Json): TokenCounts => ({
