@@ -49,4 +49,4 @@ export function opencodeMessages(rows: Json[], session: string): Map<string, Jso
 }
 
 export const opencodeSum = (messages: Map<string, Json>): TokenCounts =>
-  [...messages.values()].reduce((t, m) => plus(t, opencodeTokens(m.tokens)), ZERO);
+  [...messages.values()].reduce<TokenCounts>((t, m) => plus(t, opencodeTokens(m.tokens)), ZERO);
