@@ -10,12 +10,7 @@
  * drop `gh_bench_hooks`) and REDIS_URL. BENCH_HOOKS_TURNS (default 200 turns of 5 hooks each),
  * BENCH_HOOKS_PRELOAD (default 20,000).
  */
-import { ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { createDb, migrateToLatest } from '@graph-history/db';
-import { createKey } from '../test/ingestor/support/api-keys';
-import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
-import { freePort, startServer, stopServer } from './support/child-server';
+import { type BenchStack, withIngestAndApi } from './support/ingest-api-stack';
 import { loadAverage } from './support/machine-load';
 
 const setting = (name: string, fallback: number): number =>
@@ -27,15 +22,8 @@ const READ_SAMPLES = 20;
 const ROUND_TRIP_P99_MS = 250;
 const READABLE_P99_MS = 1_000;
 const QUEUE_PREFIX = 'gh-bench-hooks';
-const ROOT = path.resolve(__dirname, '..');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Stack {
-  ingestUrl: string;
-  apiUrl: string;
-  auth: string;
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -48,7 +36,7 @@ const summary = (values: number[], p99Target: number): string => {
   return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms (target p99 <= ${p99Target} ms: ${verdict})`;
 };
 
-async function post(stack: Stack, url: string, body: unknown): Promise<number> {
+async function post(stack: BenchStack, url: string, body: unknown): Promise<number> {
   const res = await fetch(`${stack.ingestUrl}${url}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: stack.auth },
@@ -59,7 +47,7 @@ async function post(stack: Stack, url: string, body: unknown): Promise<number> {
 }
 
 /** PRELOAD events of another session, through the events endpoint, in batches of 1,000. */
-async function preload(stack: Stack, graph: string): Promise<void> {
+async function preload(stack: BenchStack, graph: string): Promise<void> {
   const t0 = Date.now() - 3_600_000;
   const events = Array.from({ length: PRELOAD }, (_, i) => ({
     key: i === 0 ? 'other:started' : `other:L${i}:0`,
@@ -77,7 +65,7 @@ async function preload(stack: Stack, graph: string): Promise<void> {
   }
 }
 
-async function run(stack: Stack, graph: string, withPreload: boolean): Promise<void> {
+async function run(stack: BenchStack, graph: string, withPreload: boolean): Promise<void> {
   if (withPreload) await preload(stack, graph);
   const sessionId = `bench-${graph}`;
   const hookUrl = `/ingest/v1/graphs/${graph}/hooks/claude-code`;
@@ -144,48 +132,19 @@ async function run(stack: Stack, graph: string, withPreload: boolean): Promise<v
 }
 
 async function main(): Promise<void> {
-  const bench = benchDatabase('BENCH_HOOKS_DB', 'gh_bench_hooks');
-  await recreateDatabase(bench.name);
-  const db = createDb(bench.url, { max: 2 });
-  const children: ChildProcess[] = [];
-  try {
-    await migrateToLatest(db);
-    const key = await createKey(db, 'bench-hooks');
-    const [ingestPort, apiPort] = [await freePort(), await freePort()];
-    const env = { DATABASE_URL: bench.url, QUEUE_PREFIX, LOG_LEVEL: 'warn' };
-    children.push(
-      await startServer(
-        [path.join(ROOT, 'apps/ingestor/dist/main.js')],
-        {
-          ...env,
-          INGEST_PORT: String(ingestPort),
-          INGEST_EVENTS_PER_SECOND: '1000000',
-          INGEST_EVENTS_BURST: '1000000',
-        },
-        `http://127.0.0.1:${ingestPort}/readyz`,
-      ),
-    );
-    children.push(
-      await startServer(
-        [path.join(ROOT, 'apps/api/dist/main.js')],
-        { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
-        `http://127.0.0.1:${apiPort}/healthz`,
-      ),
-    );
-    const stack = {
-      ingestUrl: `http://127.0.0.1:${ingestPort}`,
-      apiUrl: `http://127.0.0.1:${apiPort}`,
-      auth: key.auth,
-    };
+  const setup = {
+    databaseEnv: 'BENCH_HOOKS_DB',
+    databaseName: 'gh_bench_hooks',
+    account: 'bench-hooks',
+    queuePrefix: QUEUE_PREFIX,
+    ingestEnv: { INGEST_EVENTS_PER_SECOND: '1000000', INGEST_EVENTS_BURST: '1000000' },
+  };
+  await withIngestAndApi(setup, async (stack) => {
     console.log(`hooks bench: ${TURNS} turns of 5 hooks (${loadAverage()})`);
     await run(stack, 'bench-hooks-new', false);
     await run(stack, 'bench-hooks-full', true);
     console.log(`done (${loadAverage()})`);
-  } finally {
-    for (const child of children) await stopServer(child);
-    await db.destroy();
-    await dropDatabase(bench.name);
-  }
+  });
 }
 
 main().catch((err) => {

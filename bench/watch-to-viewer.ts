@@ -15,11 +15,9 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { createDb, migrateToLatest } from '@graph-history/db';
-import { createKey } from '../test/ingestor/support/api-keys';
 import { launchChromium } from '../test/viewer/support/browser';
-import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
-import { freePort, startServer, stopServer } from './support/child-server';
+import { stopServer } from './support/child-server';
+import { withIngestAndApi } from './support/ingest-api-stack';
 import { loadAverage } from './support/machine-load';
 import { fireHook, percentile, promptHook, promptLine, startWatch } from './support/watch-run';
 
@@ -28,7 +26,6 @@ const setting = (name: string, fallback: number): number =>
 const SAMPLES = setting('SAMPLES', 20);
 const IDLE_MS = setting('IDLE_MS', 3_000);
 const QUEUE_PREFIX = 'gh-bench-wtv';
-const ROOT = path.resolve(__dirname, '..');
 const GRAPH = 'bench-viewer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,100 +63,84 @@ async function shownAfter(page: Page, n: number, timeoutMs = 15_000): Promise<nu
 }
 
 async function main(): Promise<void> {
-  const bench = benchDatabase('BENCH_WTV_DB', 'gh_bench_watch_viewer');
-  await recreateDatabase(bench.name);
-  const db = createDb(bench.url, { max: 2 });
-  const children: ChildProcess[] = [];
-  const tmp = mkdtempSync(path.join(tmpdir(), 'gh-bench-wtv-'));
-  const browser = await launchChromium();
-  try {
-    await migrateToLatest(db);
-    const key = await createKey(db, 'bench-wtv');
-    const [ingestPort, apiPort] = [await freePort(), await freePort()];
-    const env = { DATABASE_URL: bench.url, QUEUE_PREFIX, LOG_LEVEL: 'warn' };
-    children.push(
-      await startServer(
-        [path.join(ROOT, 'apps/ingestor/dist/main.js')],
-        { ...env, INGEST_PORT: String(ingestPort) },
-        `http://127.0.0.1:${ingestPort}/readyz`,
-      ),
-    );
-    children.push(
-      await startServer(
-        [path.join(ROOT, 'apps/api/dist/main.js')],
-        { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
-        `http://127.0.0.1:${apiPort}/healthz`,
-      ),
-    );
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const project = path.join(tmp, 'projects', `-bench-${GRAPH}`);
-    mkdirSync(project, { recursive: true });
-    const sessionId = `bench-${GRAPH}`;
-    const transcript = path.join(project, `${sessionId}.jsonl`);
-    const inbox = path.join(tmp, 'hooks');
-    children.push(
-      startWatch({
-        project,
-        graph: GRAPH,
-        ingestUrl: `http://127.0.0.1:${ingestPort}`,
-        secret: key.key,
-        windowMs: 1_000,
-        inbox,
-        dataDir: path.join(tmp, 'data'),
-      }),
-    );
-    for (let i = 0; i < 100 && !existsSync(path.join(inbox, 'watch.pid')); i++) await sleep(100);
-    let ts = Date.now();
-    const write = async (i: number): Promise<number> => {
-      ts = Math.max(ts + 1, Date.now());
-      appendFileSync(transcript, `${JSON.stringify(promptLine(sessionId, i, ts))}\n`);
-      const at = Date.now();
-      void fireHook(inbox, promptHook(sessionId, transcript, i));
-      return at;
-    };
-    // the share exists once its first line is in
-    await write(0);
-    for (let i = 0; ; i++) {
-      const r = await fetch(`${apiUrl}/api/v1/graphs/gph_${GRAPH}/events?limit=1`, {
-        headers: { authorization: key.auth },
-      });
-      if (r.ok) break;
-      if (i > 200) throw new Error(`the share never appeared (${r.status})`);
-      await sleep(100);
-    }
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.addInitScript(COUNT_RECORDER);
-    await page.goto(`${apiUrl}/graphs/gph_${GRAPH}`);
-    await page.fill('#key', key.key);
-    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
-    await page.locator('.timeline select').waitFor();
-    await page.locator('.live-badge', { hasText: 'Live' }).waitFor();
+  const setup = {
+    databaseEnv: 'BENCH_WTV_DB',
+    databaseName: 'gh_bench_watch_viewer',
+    account: 'bench-wtv',
+    queuePrefix: QUEUE_PREFIX,
+  };
+  await withIngestAndApi(setup, async (stack) => {
+    const children: ChildProcess[] = [];
+    const tmp = mkdtempSync(path.join(tmpdir(), 'gh-bench-wtv-'));
+    const browser = await launchChromium();
+    try {
+      const project = path.join(tmp, 'projects', `-bench-${GRAPH}`);
+      mkdirSync(project, { recursive: true });
+      const sessionId = `bench-${GRAPH}`;
+      const transcript = path.join(project, `${sessionId}.jsonl`);
+      const inbox = path.join(tmp, 'hooks');
+      children.push(
+        startWatch({
+          project,
+          graph: GRAPH,
+          ingestUrl: stack.ingestUrl,
+          secret: stack.secret,
+          windowMs: 1_000,
+          inbox,
+          dataDir: path.join(tmp, 'data'),
+        }),
+      );
+      for (let i = 0; i < 100 && !existsSync(path.join(inbox, 'watch.pid')); i++) await sleep(100);
+      let ts = Date.now();
+      const write = async (i: number): Promise<number> => {
+        ts = Math.max(ts + 1, Date.now());
+        appendFileSync(transcript, `${JSON.stringify(promptLine(sessionId, i, ts))}\n`);
+        const at = Date.now();
+        void fireHook(inbox, promptHook(sessionId, transcript, i));
+        return at;
+      };
+      // the share exists once its first line is in
+      await write(0);
+      for (let i = 0; ; i++) {
+        const r = await fetch(`${stack.apiUrl}/api/v1/graphs/gph_${GRAPH}/events?limit=1`, {
+          headers: { authorization: stack.auth },
+        });
+        if (r.ok) break;
+        if (i > 200) throw new Error(`the share never appeared (${r.status})`);
+        await sleep(100);
+      }
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.addInitScript(COUNT_RECORDER);
+      await page.goto(`${stack.apiUrl}/graphs/gph_${GRAPH}`);
+      await page.fill('#key', stack.secret);
+      await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+      await page.locator('.timeline select').waitFor();
+      await page.locator('.live-badge', { hasText: 'Live' }).waitFor();
 
-    console.log(
-      `watch → viewer bench: ${SAMPLES} lines, each after ${IDLE_MS} ms idle; watch with hooks, viewer in Chromium`,
-    );
-    const latencies: number[] = [];
-    for (let i = 1; i <= SAMPLES; i++) {
-      await sleep(IDLE_MS);
-      const before = await shownCount(page);
-      const written = await write(i);
-      latencies.push((await shownAfter(page, before)) - written);
+      console.log(
+        `watch → viewer bench: ${SAMPLES} lines, each after ${IDLE_MS} ms idle; watch with hooks, viewer in Chromium`,
+      );
+      const latencies: number[] = [];
+      for (let i = 1; i <= SAMPLES; i++) {
+        await sleep(IDLE_MS);
+        const before = await shownCount(page);
+        const written = await write(i);
+        latencies.push((await shownAfter(page, before)) - written);
+      }
+      const sorted = [...latencies].sort((a, b) => a - b);
+      console.log(
+        `line written → shown in the viewer: p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted[sorted.length - 1]} ms (${sorted.length} samples)`,
+      );
+      console.log(`  samples (ms): ${latencies.join(' ')}`);
+      console.log(`  ${loadAverage()}`);
+      await context.close();
+    } finally {
+      await browser.close();
+      for (const child of children.reverse()) await stopServer(child);
+      rmSync(tmp, { recursive: true, force: true });
     }
-    const sorted = [...latencies].sort((a, b) => a - b);
-    console.log(
-      `line written → shown in the viewer: p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted[sorted.length - 1]} ms (${sorted.length} samples)`,
-    );
-    console.log(`  samples (ms): ${latencies.join(' ')}`);
-    console.log(`  ${loadAverage()}`);
-    await context.close();
-  } finally {
-    await browser.close();
-    for (const child of children.reverse()) await stopServer(child);
-    rmSync(tmp, { recursive: true, force: true });
-    await db.destroy();
-    await dropDatabase(bench.name);
-  }
+  });
 }
 
 main().catch((err) => {

@@ -13,10 +13,8 @@ import { ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createDb, migrateToLatest } from '@graph-history/db';
-import { createKey } from '../test/ingestor/support/api-keys';
-import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
-import { freePort, startServer, stopServer } from './support/child-server';
+import { stopServer } from './support/child-server';
+import { type BenchStack, withIngestAndApi } from './support/ingest-api-stack';
 import { fireHook, percentile, promptHook, promptLine, startWatch } from './support/watch-run';
 
 const setting = (name: string, fallback: number): number =>
@@ -26,18 +24,10 @@ const RATE = setting('RATE', 20);
 const WINDOW_MS = setting('WINDOW_MS', 1_000);
 const QUEUE_PREFIX = 'gh-bench-watch';
 const POLL_MS = 20;
-const ROOT = path.resolve(__dirname, '..');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Stack {
-  ingestUrl: string;
-  apiUrl: string;
-  secret: string;
-  auth: string;
-}
-
-async function run(stack: Stack, withHooks: boolean): Promise<void> {
+async function run(stack: BenchStack, withHooks: boolean): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'gh-bench-watch-'));
   const graph = withHooks ? 'bench-hooks' : 'bench-files';
   const project = path.join(tmp, 'projects', `-bench-${graph}`);
@@ -120,43 +110,17 @@ async function run(stack: Stack, withHooks: boolean): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const bench = benchDatabase('BENCH_WATCH_DB', 'gh_bench_watch');
-  await recreateDatabase(bench.name);
-  const db = createDb(bench.url, { max: 2 });
-  const children: ChildProcess[] = [];
-  try {
-    await migrateToLatest(db);
-    const key = await createKey(db, 'bench-watch');
-    const [ingestPort, apiPort] = [await freePort(), await freePort()];
-    const env = { DATABASE_URL: bench.url, QUEUE_PREFIX, LOG_LEVEL: 'warn' };
-    children.push(
-      await startServer(
-        [path.join(ROOT, 'apps/ingestor/dist/main.js')],
-        { ...env, INGEST_PORT: String(ingestPort) },
-        `http://127.0.0.1:${ingestPort}/readyz`,
-      ),
-    );
-    children.push(
-      await startServer(
-        [path.join(ROOT, 'apps/api/dist/main.js')],
-        { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
-        `http://127.0.0.1:${apiPort}/healthz`,
-      ),
-    );
-    const stack = {
-      ingestUrl: `http://127.0.0.1:${ingestPort}`,
-      apiUrl: `http://127.0.0.1:${apiPort}`,
-      secret: key.key,
-      auth: key.auth,
-    };
+  const setup = {
+    databaseEnv: 'BENCH_WATCH_DB',
+    databaseName: 'gh_bench_watch',
+    account: 'bench-watch',
+    queuePrefix: QUEUE_PREFIX,
+  };
+  await withIngestAndApi(setup, async (stack) => {
     console.log(`watch bench: ${LINES} lines at ${RATE} lines/s, reorder window ${WINDOW_MS} ms`);
     await run(stack, false);
     await run(stack, true);
-  } finally {
-    for (const child of children) await stopServer(child);
-    await db.destroy();
-    await dropDatabase(bench.name);
-  }
+  });
 }
 
 main().catch((err) => {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { type SourceLine, claudeCodeAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
 import { FIXTURES, linesOf, listPaths } from './support/fixture-lines';
+import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
 
 /** Claude Code workflow runs (hand-made fixture: see test/fixtures/claude-code/workflows/README.md). */
@@ -15,16 +15,8 @@ const files = claudeCodeAdapter.detect(listPaths(DIR)).map((file) => {
   return { file, lines };
 });
 
-function convert(...chunks: SourceLine[][]): WatchEvent[] {
-  const state = claudeCodeAdapter.initialState();
-  const events: WatchEvent[] = [];
-  for (const chunk of chunks) {
-    events.push(...claudeCodeAdapter.toEvents(state, chunk).events);
-    Object.assign(state, JSON.parse(JSON.stringify(state)));
-  }
-  events.push(...claudeCodeAdapter.flush(state).events);
-  return events;
-}
+const convert = (...chunks: SourceLine[][]): WatchEvent[] =>
+  convertChunks(claudeCodeAdapter, chunks);
 
 // Expected values, read from the raw files.
 const sessionId = files.find((f) => !f.file.path.includes('/'))!.file.id;
@@ -98,27 +90,10 @@ describe('Claude Code workflow runs', () => {
   });
 
   it('property: any prefix of each file, arriving in any order, gives a valid stream, the same on re-read', () => {
-    fc.assert(
-      fc.property(
-        fc.tuple(...files.map((f) => fc.integer({ min: 0, max: f.lines.length }))),
-        fc.array(fc.nat({ max: files.length - 1 }), {
-          minLength: files.length * 2,
-          maxLength: 20,
-        }),
-        (cuts, order) => {
-          const queues = files.map((f, i) => f.lines.slice(0, cuts[i]));
-          const chunks: SourceLine[][] = [];
-          for (const pick of order) {
-            const q = queues[pick]!;
-            if (q.length > 0) chunks.push(q.splice(0, Math.ceil(q.length / 2)));
-          }
-          chunks.push(queues.flat());
-          const first = convert(...chunks);
-          expectValidStream(first);
-          expect(convert(...chunks).map((e) => e.key)).toEqual(first.map((e) => e.key));
-        },
-      ),
-      { numRuns: 80 },
+    expectAnyArrivalValid(
+      files.map((f) => f.lines),
+      convert,
+      80,
     );
   });
 });

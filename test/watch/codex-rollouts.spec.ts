@@ -1,25 +1,14 @@
 import { type SourceLine, codexAdapter } from '@graph-history/adapters';
 import { LIMITS, type WatchEvent } from '@graph-history/domain';
-import fc from 'fast-check';
 import { codexFacts, rolloutFiles, rootOf } from './support/codex-facts';
+import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
 
 /**
  * The Codex adapter on rollouts shaped by Codex's own types (test/fixtures/codex, see its
  * README). Expected values are read from the raw files (support/codex-facts.ts).
  */
-function convert(...chunks: SourceLine[][]): WatchEvent[] {
-  const state = codexAdapter.initialState();
-  const events: WatchEvent[] = [];
-  for (const chunk of chunks) {
-    // the watcher persists the state as JSON between passes
-    const out = codexAdapter.toEvents(state, chunk);
-    events.push(...out.events);
-    Object.assign(state, JSON.parse(JSON.stringify(state)));
-  }
-  events.push(...codexAdapter.flush(state).events);
-  return events;
-}
+const convert = (...chunks: SourceLine[][]): WatchEvent[] => convertChunks(codexAdapter, chunks);
 
 const facts = codexFacts();
 const files = rolloutFiles();
@@ -194,26 +183,10 @@ describe('Codex rollouts', () => {
   });
 
   it('property: any prefix of each rollout, arriving in any order, gives a valid stream, the same on re-read', () => {
-    fc.assert(
-      fc.property(
-        fc.tuple(...files.map((f) => fc.integer({ min: 0, max: f.lines.length }))),
-        fc.array(fc.nat({ max: files.length - 1 }), { minLength: files.length * 2, maxLength: 20 }),
-        (cuts, order) => {
-          const queues = files.map((f, i) => f.lines.slice(0, cuts[i]));
-          // files arrive in pieces, interleaved as `order` says
-          const chunks: SourceLine[][] = [];
-          for (const pick of order) {
-            const q = queues[pick]!;
-            if (q.length > 0) chunks.push(q.splice(0, Math.ceil(q.length / 2)));
-          }
-          chunks.push(queues.flat());
-          const first = convert(...chunks);
-          expectValidStream(first);
-          const again = convert(...chunks);
-          expect(again.map((e) => e.key)).toEqual(first.map((e) => e.key));
-        },
-      ),
-      { numRuns: 60 },
+    expectAnyArrivalValid(
+      files.map((f) => f.lines),
+      convert,
+      60,
     );
   });
 });

@@ -1,6 +1,6 @@
 import { type SourceLine, cursorAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
-import fc from 'fast-check';
+import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
 import { cursorFacts, transcriptFiles } from './support/cursor-facts';
 
@@ -9,16 +9,7 @@ import { cursorFacts, transcriptFiles } from './support/cursor-facts';
  * see its README). Cursor's lines carry no time: each file is dated here as the watcher dates it
  * (made at `born`, last written at `modified`). Expected values are read from the raw files.
  */
-function convert(...chunks: SourceLine[][]): WatchEvent[] {
-  const state = cursorAdapter.initialState();
-  const events: WatchEvent[] = [];
-  for (const chunk of chunks) {
-    events.push(...cursorAdapter.toEvents(state, chunk).events);
-    Object.assign(state, JSON.parse(JSON.stringify(state)));
-  }
-  events.push(...cursorAdapter.flush(state).events);
-  return events;
-}
+const convert = (...chunks: SourceLine[][]): WatchEvent[] => convertChunks(cursorAdapter, chunks);
 
 const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 const facts = cursorFacts();
@@ -103,25 +94,6 @@ describe('Cursor transcripts', () => {
   });
 
   it('property: any prefix of each transcript, arriving in any order, gives a valid stream, the same on re-read', () => {
-    fc.assert(
-      fc.property(
-        fc.tuple(...files.map((f) => fc.integer({ min: 0, max: f.length }))),
-        fc.array(fc.nat({ max: files.length - 1 }), { minLength: files.length * 2, maxLength: 20 }),
-        (cuts, order) => {
-          const queues = files.map((f, i) => f.slice(0, cuts[i]));
-          const chunks: SourceLine[][] = [];
-          for (const pick of order) {
-            const q = queues[pick]!;
-            if (q.length > 0) chunks.push(q.splice(0, Math.ceil(q.length / 2)));
-          }
-          chunks.push(queues.flat());
-          const first = convert(...chunks);
-          expectValidStream(first);
-          const again = convert(...chunks);
-          expect(again.map((e) => e.key)).toEqual(first.map((e) => e.key));
-        },
-      ),
-      { numRuns: 60 },
-    );
+    expectAnyArrivalValid(files, convert, 60);
   });
 });

@@ -1,6 +1,6 @@
 import { type SourceLine, geminiAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
-import fc from 'fast-check';
+import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
 import { chatFiles, chatLines, geminiFacts } from './support/gemini-facts';
 
@@ -8,17 +8,7 @@ import { chatFiles, chatLines, geminiFacts } from './support/gemini-facts';
  * The Gemini CLI adapter on chat files shaped by gemini-cli's own ChatRecordingService types
  * (test/fixtures/gemini-cli, see its README). Expected values are read from the raw files.
  */
-function convert(...chunks: SourceLine[][]): WatchEvent[] {
-  const state = geminiAdapter.initialState();
-  const events: WatchEvent[] = [];
-  for (const chunk of chunks) {
-    events.push(...geminiAdapter.toEvents(state, chunk).events);
-    // the watcher persists the state as JSON between passes
-    Object.assign(state, JSON.parse(JSON.stringify(state)));
-  }
-  events.push(...geminiAdapter.flush(state).events);
-  return events;
-}
+const convert = (...chunks: SourceLine[][]): WatchEvent[] => convertChunks(geminiAdapter, chunks);
 
 const facts = geminiFacts();
 const refOf = (id: string): string => {
@@ -105,25 +95,6 @@ describe('Gemini CLI chats', () => {
 
   it('property: any prefix of each chat file, arriving in any order, gives a valid stream, the same on re-read', () => {
     const files = chatFiles('shop');
-    fc.assert(
-      fc.property(
-        fc.tuple(...files.map((f) => fc.integer({ min: 0, max: f.length }))),
-        fc.array(fc.nat({ max: files.length - 1 }), { minLength: files.length * 2, maxLength: 20 }),
-        (cuts, order) => {
-          const queues = files.map((f, i) => f.slice(0, cuts[i]));
-          const chunks: SourceLine[][] = [];
-          for (const pick of order) {
-            const q = queues[pick]!;
-            if (q.length > 0) chunks.push(q.splice(0, Math.ceil(q.length / 2)));
-          }
-          chunks.push(queues.flat());
-          const first = convert(...chunks);
-          expectValidStream(first);
-          const again = convert(...chunks);
-          expect(again.map((e) => e.key)).toEqual(first.map((e) => e.key));
-        },
-      ),
-      { numRuns: 60 },
-    );
+    expectAnyArrivalValid(files, convert, 60);
   });
 });

@@ -1,6 +1,6 @@
 import { type SourceLine, opencodeAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
-import fc from 'fast-check';
+import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
 import { opencodeRows, rootOf, rowFiles } from './support/opencode-fixture';
 
@@ -9,16 +9,7 @@ import { opencodeRows, rootOf, rowFiles } from './support/opencode-fixture';
  * see its README), as `watch` copies them out of the database. Expected values are read from the
  * raw rows.
  */
-function convert(...chunks: SourceLine[][]): WatchEvent[] {
-  const state = opencodeAdapter.initialState();
-  const events: WatchEvent[] = [];
-  for (const chunk of chunks) {
-    events.push(...opencodeAdapter.toEvents(state, chunk).events);
-    Object.assign(state, JSON.parse(JSON.stringify(state)));
-  }
-  events.push(...opencodeAdapter.flush(state).events);
-  return events;
-}
+const convert = (...chunks: SourceLine[][]): WatchEvent[] => convertChunks(opencodeAdapter, chunks);
 
 const rows = opencodeRows();
 const files = rowFiles(rows);
@@ -114,25 +105,6 @@ describe('opencode rows', () => {
   });
 
   it('property: any prefix of each session’s rows, arriving in any order, gives a valid stream, the same on re-read', () => {
-    fc.assert(
-      fc.property(
-        fc.tuple(...files.map((f) => fc.integer({ min: 0, max: f.length }))),
-        fc.array(fc.nat({ max: files.length - 1 }), { minLength: files.length * 2, maxLength: 20 }),
-        (cuts, order) => {
-          const queues = files.map((f, i) => f.slice(0, cuts[i]));
-          const chunks: SourceLine[][] = [];
-          for (const pick of order) {
-            const q = queues[pick]!;
-            if (q.length > 0) chunks.push(q.splice(0, Math.ceil(q.length / 2)));
-          }
-          chunks.push(queues.flat());
-          const first = convert(...chunks);
-          expectValidStream(first);
-          const again = convert(...chunks);
-          expect(again.map((e) => e.key)).toEqual(first.map((e) => e.key));
-        },
-      ),
-      { numRuns: 60 },
-    );
+    expectAnyArrivalValid(files, convert, 60);
   });
 });

@@ -58,11 +58,15 @@ export class NodeEmitter {
     return new NodeEmitter(source, [fileId, `L${lineNo}`], ts, out);
   }
 
+  /** The record's next key (`<key parts>:<n>`); each event of the record takes one. */
+  nextKey(): string {
+    return eventKey(...this.keyParts, this.n++);
+  }
+
   send<T extends NodeEventType>(type: T, memo: NodeMemo, payload: PayloadOf<T>): boolean {
     if (memo.ref === undefined || (memo.ended && type !== 'activity')) return false;
-    const key = eventKey(...this.keyParts, this.n++);
     this.out.push({
-      key,
+      key: this.nextKey(),
       type,
       created: this.ts,
       node: memo.ref,

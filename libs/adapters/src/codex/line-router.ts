@@ -1,5 +1,5 @@
 import { getOwn } from '../own-record';
-import { Emitter } from './emitter';
+import { emitterOfLine } from './emitter';
 import { routeEventMsg } from './event-msg';
 import { routeResponseItem } from './response-item';
 import { isFork, readMeta } from './session-meta';
@@ -17,7 +17,7 @@ const FORK_MARKER = /forked from your parent agent/i;
 
 /** Applies one line of a created node. */
 function route(run: Run, memo: ThreadMemo, line: RolloutLine): void {
-  const emit = new Emitter(line, line.ts ?? memo.lastTs ?? 0, run.out);
+  const emit = emitterOfLine(line, line.ts ?? memo.lastTs ?? 0, run.out);
   switch (line.type) {
     case 'event_msg':
       if (!routeEventMsg(run, memo, line.payload, emit))

@@ -1,10 +1,5 @@
-import type { WatchEvent } from '@graph-history/domain';
-import type { LineProblem } from '../adapter';
+import type { LineRun } from '../line-adapter';
 import type { CodexState } from './state';
 
-/** One `apply` call: the state it updates and what it produces. */
-export interface Run {
-  state: CodexState;
-  out: WatchEvent[];
-  problems: LineProblem[];
-}
+/** One `apply` or `flush` call of the Codex adapter. */
+export type Run = LineRun<CodexState>;

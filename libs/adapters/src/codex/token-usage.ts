@@ -61,5 +61,8 @@ export function tokenCount(memo: ThreadMemo, p: Json, emit: Emitter): void {
   const tokens = delta(totals, memo.tokenTotals);
   memo.tokenTotals = totals;
   // Codex names no model before its first `turn_context`
-  if (hasTokens(tokens)) emit.usage(memo, { model: memo.model ?? UNKNOWN_MODEL, ...tokens });
+  // keyed by the line (its next key): a token_count has no id of its own
+  if (hasTokens(tokens)) {
+    emit.usage(memo, emit.nextKey(), { model: memo.model ?? UNKNOWN_MODEL, ...tokens });
+  }
 }

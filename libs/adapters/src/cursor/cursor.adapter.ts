@@ -1,9 +1,9 @@
-import type { AdapterOutput, PreparedLine, SourceLine, TranscriptAdapter } from '../adapter';
-import { prepareSortApply } from '../to-events';
+import type { PreparedLine, SourceLine } from '../adapter';
+import { lineAdapter } from '../line-adapter';
 import { detectTranscripts } from './files';
 import { applyLine, reportUnplaced } from './line-router';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './source';
-import { type CursorState, type Run, createCursorState, fileOf } from './state';
+import { type CursorState, createCursorState, fileOf } from './state';
 import { noteTaskCalls } from './task-calls';
 import { type TranscriptLine, parseTranscriptLine } from './transcript-line';
 
@@ -27,42 +27,18 @@ function prepare(state: CursorState, source: SourceLine): PreparedLine<Transcrip
   return { line: { ...parsed.line, ts } };
 }
 
-function apply(state: CursorState, lines: readonly TranscriptLine[]): AdapterOutput {
-  const run: Run = { state, out: [], problems: [] };
-  for (const line of lines) {
-    try {
-      applyLine(run, line);
-    } catch (err) {
-      run.problems.push({
-        file: line.path,
-        lineNo: line.lineNo,
-        message: `line skipped: ${(err as Error).message}`,
-      });
-    }
-  }
-  return { events: run.out, problems: run.problems };
-}
-
-function flush(state: CursorState): AdapterOutput {
-  const run: Run = { state, out: [], problems: [] };
-  reportUnplaced(run);
-  return { events: run.out, problems: run.problems };
-}
-
 /**
  * Cursor agent transcripts (`~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`,
  * sub-agents in `<id>/subagents/<child>.jsonl`). The lines name no Cursor version: `unknown`.
+ * Cursor hooks do not hand over to the watcher.
  */
-export const cursorAdapter: TranscriptAdapter<CursorState, TranscriptLine> = {
+export const cursorAdapter = lineAdapter<CursorState, TranscriptLine>({
   name: ADAPTER_NAME,
   version: ADAPTER_VERSION,
   provider: PROVIDER,
-  detect: (paths) => detectTranscripts(paths),
+  detect: detectTranscripts,
   initialState: createCursorState,
   prepare,
-  apply,
-  // Cursor hooks do not hand over to the watcher.
-  announce: () => ({ events: [], problems: [] }),
-  toEvents: prepareSortApply(prepare, apply),
-  flush,
-};
+  applyLine,
+  settle: reportUnplaced,
+});

@@ -1,8 +1,9 @@
-import { LIMITS, type EndState, type TaskStatus } from '@graph-history/domain';
+import { LIMITS, type EndState } from '@graph-history/domain';
 import { type Json, isObject, str } from '../json';
 import { NodeEmitter } from '../node-emitter';
 import { getOwn } from '../own-record';
 import { cleanText, firstLine } from '../text';
+import { todoTasks } from '../todo-list';
 import { idsOf } from './files';
 import { createAgent, createSession } from './nodes';
 import { CURSOR_SOURCE } from './source';
@@ -12,11 +13,6 @@ import { type TranscriptLine, textOf, userText } from './transcript-line';
 const SUMMARY_MAX = 2_000;
 const QUESTION_TOOLS = new Set(['AskQuestion', 'ask_question', 'AskUserQuestion']);
 const TODO_TOOLS = new Set(['TodoWrite', 'todo_write']);
-const TODO_STATUS: Record<string, TaskStatus> = {
-  pending: 'pending',
-  in_progress: 'in_progress',
-  completed: 'completed',
-};
 
 function endStateOf(status: string): EndState {
   if (/abort|cancel|interrupt/i.test(status)) return 'canceled';
@@ -32,18 +28,6 @@ function questionOf(input: Json): string {
   );
 }
 
-function todosOf(input: Json) {
-  const todos = Array.isArray(input['todos']) ? input['todos'].filter(isObject) : [];
-  return todos
-    .filter((t) => Object.hasOwn(TODO_STATUS, String(t['status'])))
-    .slice(0, LIMITS.tasks)
-    .map((t) => ({
-      ...(str(t['id']) !== undefined ? { id: cleanText(str(t['id'])!, LIMITS.shortText) } : {}),
-      content: cleanText(str(t['content']) ?? '', LIMITS.text),
-      status: TODO_STATUS[String(t['status'])]!,
-    }));
-}
-
 function toolUse(memo: TranscriptMemo, block: Json, emit: NodeEmitter): void {
   const name = str(block['name']) ?? 'tool';
   const input = isObject(block['input']) ? block['input'] : {};
@@ -55,7 +39,7 @@ function toolUse(memo: TranscriptMemo, block: Json, emit: NodeEmitter): void {
     return;
   }
   if (TODO_TOOLS.has(name)) {
-    emit.send('tasks.updated', memo, { tasks: todosOf(input) });
+    emit.send('tasks.updated', memo, { tasks: todoTasks(input) });
     return;
   }
   emit.activity(memo, cleanText(name, 120));

@@ -1,5 +1,4 @@
-import type { WatchEvent } from '@graph-history/domain';
-import type { LineProblem } from '../adapter';
+import type { LineRun } from '../line-adapter';
 import type { NodeMemo } from '../node-emitter';
 import { type OwnRecord, getOwn, setOwn } from '../own-record';
 import type { TranscriptLine } from './transcript-line';
@@ -40,11 +39,7 @@ export interface CursorState {
   tasks: OwnRecord<TaskCall[]>;
 }
 
-export interface Run {
-  state: CursorState;
-  out: WatchEvent[];
-  problems: LineProblem[];
-}
+export type Run = LineRun<CursorState>;
 
 export const MAX_HELD_LINES = 2_000;
 

@@ -1,10 +1,9 @@
-import type { AdapterOutput, PreparedLine, SourceLine, TranscriptAdapter } from '../adapter';
-import { prepareSortApply } from '../to-events';
+import type { PreparedLine, SourceLine } from '../adapter';
+import { type LineRun, lineAdapter } from '../line-adapter';
 import { noteAgentCalls } from './agent-calls';
 import { type ChatLine, parseChatLine } from './chat-line';
 import { detectChats } from './files';
 import { applyLine, reportUnplaced, settleHeaders } from './line-router';
-import type { Run } from './run';
 import { ADAPTER_NAME, ADAPTER_VERSION, PROVIDER } from './source';
 import { type GeminiState, chatOf, createGeminiState } from './state';
 
@@ -22,43 +21,21 @@ function prepare(state: GeminiState, source: SourceLine): PreparedLine<ChatLine>
   return { line: parsed.line };
 }
 
-function apply(state: GeminiState, lines: readonly ChatLine[]): AdapterOutput {
-  const run: Run = { state, out: [], problems: [] };
-  for (const line of lines) {
-    try {
-      applyLine(run, line);
-    } catch (err) {
-      run.problems.push({
-        file: line.path,
-        lineNo: line.lineNo,
-        message: `line skipped: ${(err as Error).message}`,
-      });
-    }
-  }
-  return { events: run.out, problems: run.problems };
-}
-
-function flush(state: GeminiState): AdapterOutput {
-  const run: Run = { state, out: [], problems: [] };
-  settleHeaders(run);
-  reportUnplaced(run);
-  return { events: run.out, problems: run.problems };
-}
-
 /**
  * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-….jsonl`, sub-agents in
  * `chats/<session id>/<agent id>.jsonl`). The records name no CLI version: it is sent `unknown`.
+ * Gemini CLI hooks do not hand over to the watcher.
  */
-export const geminiAdapter: TranscriptAdapter<GeminiState, ChatLine> = {
+export const geminiAdapter = lineAdapter<GeminiState, ChatLine>({
   name: ADAPTER_NAME,
   version: ADAPTER_VERSION,
   provider: PROVIDER,
-  detect: (paths) => detectChats(paths),
+  detect: detectChats,
   initialState: createGeminiState,
   prepare,
-  apply,
-  // Gemini CLI hooks do not hand over to the watcher.
-  announce: () => ({ events: [], problems: [] }),
-  toEvents: prepareSortApply(prepare, apply),
-  flush,
-};
+  applyLine,
+  settle: (run: LineRun<GeminiState>) => {
+    settleHeaders(run);
+    reportUnplaced(run);
+  },
+});

@@ -1,10 +1,5 @@
-import type { WatchEvent } from '@graph-history/domain';
-import type { LineProblem } from '../adapter';
+import type { LineRun } from '../line-adapter';
 import type { GeminiState } from './state';
 
-/** One `apply` call: the state it updates and what it produces. */
-export interface Run {
-  state: GeminiState;
-  out: WatchEvent[];
-  problems: LineProblem[];
-}
+/** One `apply` or `flush` call of the Gemini adapter. */
+export type Run = LineRun<GeminiState>;

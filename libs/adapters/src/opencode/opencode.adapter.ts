@@ -1,6 +1,6 @@
-import type { AdapterOutput, PreparedLine, SourceLine, TranscriptAdapter } from '../adapter';
+import type { PreparedLine, SourceLine } from '../adapter';
+import { lineAdapter } from '../line-adapter';
 import { getOwn } from '../own-record';
-import { prepareSortApply } from '../to-events';
 import { detectRowFiles } from './files';
 import { type RowLine, parseRowLine } from './row-line';
 import { routeRow } from './rows';
@@ -41,25 +41,8 @@ function applyRow(run: Run, line: RowLine): void {
   routeRow(run, memo, line);
 }
 
-function apply(state: OpencodeState, lines: readonly RowLine[]): AdapterOutput {
-  const run: Run = { state, out: [], problems: [] };
-  for (const line of lines) {
-    try {
-      applyRow(run, line);
-    } catch (err) {
-      run.problems.push({
-        file: line.path,
-        lineNo: line.lineNo,
-        message: `row skipped: ${(err as Error).message}`,
-      });
-    }
-  }
-  return { events: run.out, problems: run.problems };
-}
-
-function flush(state: OpencodeState): AdapterOutput {
-  const run: Run = { state, out: [], problems: [] };
-  for (const [id, memo] of Object.entries(state.sessions)) {
+function settle(run: Run): void {
+  for (const [id, memo] of Object.entries(run.state.sessions)) {
     createWhenReady(run, id, routeRow);
     if (memo.ref !== undefined) continue;
     run.problems.push({
@@ -68,7 +51,6 @@ function flush(state: OpencodeState): AdapterOutput {
       message: `opencode session ${id} not shared: ${memo.createdAt === undefined ? 'its session row was not read' : `its parent ${memo.parentId ?? '?'} was not read`} (${memo.held.length} rows held)`,
     });
   }
-  return { events: run.out, problems: run.problems };
 }
 
 /**
@@ -76,15 +58,14 @@ function flush(state: OpencodeState): AdapterOutput {
  * database into one JSONL file per session (`{table, row}`; see apps/cli/src/watch/opencode).
  * Keys are the row ids with what of the row was applied, so rows copied again add nothing.
  */
-export const opencodeAdapter: TranscriptAdapter<OpencodeState, RowLine> = {
+export const opencodeAdapter = lineAdapter<OpencodeState, RowLine>({
   name: ADAPTER_NAME,
   version: ADAPTER_VERSION,
   provider: PROVIDER,
-  detect: (paths) => detectRowFiles(paths),
+  detect: detectRowFiles,
   initialState: createOpencodeState,
   prepare,
-  apply,
-  announce: () => ({ events: [], problems: [] }),
-  toEvents: prepareSortApply(prepare, apply),
-  flush,
-};
+  applyLine: applyRow,
+  lineWord: 'row',
+  settle,
+});

@@ -1,20 +1,15 @@
-import { LIMITS, type EndState, type TaskStatus } from '@graph-history/domain';
+import type { EndState } from '@graph-history/domain';
 import { type Json, isObject, str } from '../json';
 import { NodeEmitter } from '../node-emitter';
 import { deleteOwn, getOwn, setOwn } from '../own-record';
 import { cleanText, firstLine } from '../text';
+import { todoTasks } from '../todo-list';
 import { reportTokens } from './message-tokens';
 import type { RowLine } from './row-line';
 import { OPENCODE_SOURCE } from './source';
 import type { Run, SessionMemo, TaskEnd } from './state';
 
 const SUMMARY_MAX = 2_000;
-/** opencode's todo statuses the graph has; `cancelled` todos are left out. */
-const TODO_STATUS: Record<string, TaskStatus> = {
-  pending: 'pending',
-  in_progress: 'in_progress',
-  completed: 'completed',
-};
 
 const emitterOf = (run: Run, line: RowLine, what: string) =>
   new NodeEmitter(OPENCODE_SOURCE, [line.id, what], line.ts ?? line.updated, run.out);
@@ -116,18 +111,6 @@ function taskCall(run: Run, line: RowLine, status: string, call: Json, emit: Nod
   else setOwn(run.state.taskEnds, childId, end);
 }
 
-function todos(input: Json) {
-  const list = Array.isArray(input['todos']) ? input['todos'].filter(isObject) : [];
-  return list
-    .filter((t) => Object.hasOwn(TODO_STATUS, String(t['status'])))
-    .slice(0, LIMITS.tasks)
-    .map((t) => ({
-      ...(str(t['id']) !== undefined ? { id: cleanText(str(t['id'])!, LIMITS.shortText) } : {}),
-      content: cleanText(str(t['content']) ?? '', LIMITS.text),
-      status: TODO_STATUS[String(t['status'])]!,
-    }));
-}
-
 function toolPart(run: Run, memo: SessionMemo, line: RowLine): void {
   const call = isObject(line.data['state']) ? line.data['state'] : {};
   const status = str(call['status']) ?? 'pending';
@@ -150,7 +133,7 @@ function toolPart(run: Run, memo: SessionMemo, line: RowLine): void {
   }
   if (status === 'running') return;
   if (tool === 'todowrite') {
-    emit.send('tasks.updated', memo, { tasks: todos(input) });
+    emit.send('tasks.updated', memo, { tasks: todoTasks(input) });
     return;
   }
   emit.activity(memo, cleanText(str(call['title']) ?? tool, 120));

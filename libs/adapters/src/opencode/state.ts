@@ -1,5 +1,4 @@
-import type { WatchEvent } from '@graph-history/domain';
-import type { LineProblem } from '../adapter';
+import type { LineRun } from '../line-adapter';
 import type { NodeMemo } from '../node-emitter';
 import { type OwnRecord, getOwn, setOwn } from '../own-record';
 import type { RowLine } from './row-line';
@@ -50,11 +49,7 @@ export interface OpencodeState {
   taskEnds: OwnRecord<TaskEnd>;
 }
 
-export interface Run {
-  state: OpencodeState;
-  out: WatchEvent[];
-  problems: LineProblem[];
-}
+export type Run = LineRun<OpencodeState>;
 
 export const MAX_HELD_LINES = 2_000;
 
