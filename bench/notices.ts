@@ -9,14 +9,14 @@
  * server where it may create and drop `gh_bench_notices`).
  */
 import { ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import path from 'node:path';
 import { createDb, migrateToLatest, NoticeRepository } from '@graph-history/db';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { noticeRun } from '../test/support/notice-events';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
-import { freePort, startServer, stopServer } from './support/child-server';
+import { stopServer } from './support/child-server';
+import { startIngestorAndApi } from './support/ingestor-and-api';
 import { IngestClient } from './support/ingest-client';
+import { SseBenchClient } from './support/sse-bench-client';
 
 const setting = (name: string, fallback: number): number =>
   Number(process.env[`BENCH_NOTICES_${name}`] ?? fallback);
@@ -29,44 +29,15 @@ const BENCH_DB = 'gh_bench_notices';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A notice stream client that keeps each notice's id, graph and arrival. */
-class NoticeClient {
+class NoticeClient extends SseBenchClient {
   readonly ids: string[] = [];
   readonly graphs: string[] = [];
   readonly arrived: number[] = [];
-  private buffer = '';
-  private req: http.ClientRequest | null = null;
 
-  open(url: string, auth: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.req = http.get(url, { headers: { authorization: auth }, agent: false }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => this.take(chunk));
-        res.on('error', () => undefined);
-        resolve();
-      });
-      this.req.on('error', reject);
-    });
-  }
-
-  close(): void {
-    this.req?.destroy();
-  }
-
-  private take(chunk: string): void {
-    this.buffer += chunk;
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      const id = /^id: (ntc_\S+)$/m.exec(block);
-      const data = /^data: (.*)$/m.exec(block);
-      if (id && data) {
-        this.ids.push(id[1]!);
-        this.graphs.push((JSON.parse(data[1]!) as { graph_id: string }).graph_id);
-        this.arrived.push(Date.now());
-      }
-    }
+  protected received(id: string, data: string): void {
+    this.ids.push(id);
+    this.graphs.push((JSON.parse(data) as { graph_id: string }).graph_id);
+    this.arrived.push(Date.now());
   }
 }
 
@@ -81,36 +52,10 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const { auth, accountId } = await createKey(db, 'bench');
-    const env = {
-      DATABASE_URL: bench.url,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `gh-bench-notices-${process.pid}`,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_SECOND: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-      ACCOUNT_RATE_LIMIT: '1000000',
-      ACCOUNT_RATE_BURST: '1000000',
-      MAX_CLIENT_CONNECTIONS: '20000',
-      INGEST_EVENTS_PER_SECOND: '1000000',
-      INGEST_EVENTS_BURST: '1000000',
-    };
-    const ingestPort = await freePort();
-    const apiPort = await freePort();
-    const ingestUrl = `http://127.0.0.1:${ingestPort}`;
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    children.push(
-      await startServer(
-        [path.resolve(__dirname, '../apps/ingestor/dist/main.js')],
-        { ...env, INGEST_PORT: String(ingestPort) },
-        `${ingestUrl}/readyz`,
-      ),
-    );
-    children.push(
-      await startServer(
-        [path.resolve(__dirname, '../apps/api/dist/main.js')],
-        { ...env, PORT: String(apiPort) },
-        `${apiUrl}/readyz`,
-      ),
+    const { ingestUrl, apiUrl } = await startIngestorAndApi(
+      children,
+      bench.url,
+      `gh-bench-notices-${process.pid}`,
     );
     const ingest = new IngestClient([ingestUrl], auth);
     const clients = Array.from({ length: STREAMS }, () => new NoticeClient());

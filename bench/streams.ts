@@ -13,17 +13,17 @@
  */
 import { ChildProcess } from 'node:child_process';
 import { execSync } from 'node:child_process';
-import http from 'node:http';
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { decodeId } from '@graph-history/domain';
 import { createDb, migrateToLatest } from '@graph-history/db';
 import { createKey } from '../test/ingestor/support/api-keys';
 import { EventScript } from '../test/api/support/watch-events';
 import { benchDatabase, dropDatabase, recreateDatabase } from './support/bench-database';
-import { freePort, startServer, stopServer } from './support/child-server';
+import { stopServer } from './support/child-server';
+import { startIngestorAndApi } from './support/ingestor-and-api';
 import { IngestClient } from './support/ingest-client';
 import { processCpuUs } from './support/process-cpu';
+import { SseBenchClient } from './support/sse-bench-client';
 
 const setting = (name: string, fallback: number): number =>
   Number(process.env[`BENCH_STREAMS_${name}`] ?? fallback);
@@ -38,41 +38,13 @@ const BENCH_DB = 'gh_bench_streams';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A stream client that keeps only what the bench checks: each event's sequence and arrival. */
-class StreamClient {
+class StreamClient extends SseBenchClient {
   readonly seqs: number[] = [];
   readonly arrived: number[] = [];
-  private buffer = '';
-  private req: http.ClientRequest | null = null;
 
-  open(url: string, auth: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.req = http.get(url, { headers: { authorization: auth }, agent: false }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => this.take(chunk));
-        res.on('error', () => undefined);
-        resolve();
-      });
-      this.req.on('error', reject);
-    });
-  }
-
-  close(): void {
-    this.req?.destroy();
-  }
-
-  private take(chunk: string): void {
-    this.buffer += chunk;
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      const id = /^id: (evt_\S+)$/m.exec(block);
-      if (id) {
-        this.seqs.push(decodeId('evt', id[1]!)!.n);
-        this.arrived.push(Date.now());
-      }
-    }
+  protected received(id: string): void {
+    this.seqs.push(decodeId('evt', id)!.n);
+    this.arrived.push(Date.now());
   }
 }
 
@@ -100,39 +72,12 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const { auth } = await createKey(db, 'bench');
-    const env = {
-      DATABASE_URL: bench.url,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `gh-bench-streams-${process.pid}`,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_SECOND: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-      ACCOUNT_RATE_LIMIT: '1000000',
-      ACCOUNT_RATE_BURST: '1000000',
-      // every subscriber connects from 127.0.0.1: the per-address cap would refuse all but 256
-      MAX_CLIENT_CONNECTIONS: '20000',
-      MAX_CONNECTIONS: '20000',
-      INGEST_EVENTS_PER_SECOND: '1000000',
-      INGEST_EVENTS_BURST: '1000000',
-      ACCOUNT_MAX_GRAPHS: '100000',
-    };
-    const ingestPort = await freePort();
-    const apiPort = await freePort();
-    const ingestUrl = `http://127.0.0.1:${ingestPort}`;
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    children.push(
-      await startServer(
-        [path.resolve(__dirname, '../apps/ingestor/dist/main.js')],
-        { ...env, INGEST_PORT: String(ingestPort) },
-        `${ingestUrl}/readyz`,
-      ),
+    const { ingestUrl, apiUrl, api } = await startIngestorAndApi(
+      children,
+      bench.url,
+      `gh-bench-streams-${process.pid}`,
+      { MAX_CONNECTIONS: '20000', ACCOUNT_MAX_GRAPHS: '100000' },
     );
-    const api = await startServer(
-      [path.resolve(__dirname, '../apps/api/dist/main.js')],
-      { ...env, PORT: String(apiPort) },
-      `${apiUrl}/readyz`,
-    );
-    children.push(api);
     const ingest = new IngestClient([ingestUrl], auth);
 
     // 1. one graph, 1,000 streams

@@ -4,6 +4,7 @@ import { EventReadRepository } from '@graph-history/db';
 import { publishAppliedEvents } from '@graph-history/http';
 import { testQueuePrefix } from '../support/redis-keys';
 import { ApiHarness } from './support/api-harness';
+import { startWithRedisAway } from './support/redis-away';
 import { SseClient } from './support/sse-client';
 import { EventScript } from './support/watch-events';
 
@@ -201,11 +202,7 @@ describe('read API: event streams', () => {
 describe('read API: event streams with Redis away', () => {
   let h: ApiHarness;
   beforeAll(async () => {
-    h = await ApiHarness.start({
-      REDIS_URL: 'redis://127.0.0.1:1',
-      QUEUE_PREFIX: testQueuePrefix(),
-      STREAM_POLL_MS: '200',
-    });
+    h = await startWithRedisAway();
   });
   afterAll(() => h.stop());
 

@@ -5,6 +5,7 @@ import { publishAppliedEvents } from '@graph-history/http';
 import { noticeRun } from '../support/notice-events';
 import { testQueuePrefix } from '../support/redis-keys';
 import { ApiHarness } from './support/api-harness';
+import { startWithRedisAway } from './support/redis-away';
 import { SseClient } from './support/sse-client';
 
 interface Notice {
@@ -249,11 +250,7 @@ describe('read API: notices', () => {
 describe('read API: notice streams with Redis away', () => {
   let h: ApiHarness;
   beforeAll(async () => {
-    h = await ApiHarness.start({
-      REDIS_URL: 'redis://127.0.0.1:1',
-      QUEUE_PREFIX: testQueuePrefix(),
-      STREAM_POLL_MS: '200',
-    });
+    h = await startWithRedisAway();
   });
   afterAll(() => h.stop());
 

@@ -1,20 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { Config } from '@graph-history/config';
 import { CONFIG } from '@graph-history/http';
 import { EventFanOut } from '../streams/event-fan-out';
+import { MAX_READ_FAILURES, RETRY_MS } from '../streams/stream-feed';
 import { StreamKeyCheck } from '../streams/stream-key-check';
+import { startStreamTimers, type StreamTimerSettings } from '../streams/stream-timers';
 import { NoticeFeed } from './notice-feed';
 import { NoticeReader } from './notice-reader';
 import type { NoticeStream } from './notice-stream';
-
-/** Failed reads in a row (one a second) before a catching-up stream ends with an error. */
-const MAX_READ_FAILURES = 30;
-const RETRY_MS = 1_000;
-
-type NoticeStreamSettings = Pick<
-  Config,
-  'STREAM_HEARTBEAT_MS' | 'STREAM_POLL_MS' | 'STREAM_KEY_CHECK_MS'
->;
 
 /**
  * This process's notice streams, one NoticeFeed per account. They hear of new notices from the
@@ -25,10 +17,10 @@ type NoticeStreamSettings = Pick<
 @Injectable()
 export class NoticeFanOut implements OnModuleInit, BeforeApplicationShutdown {
   private readonly feeds = new Map<number, NoticeFeed>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  private stopTimers = (): void => {};
 
   constructor(
-    @Inject(CONFIG) private readonly config: NoticeStreamSettings,
+    @Inject(CONFIG) private readonly config: StreamTimerSettings,
     private readonly reader: NoticeReader,
     private readonly keys: StreamKeyCheck,
     private readonly events: EventFanOut,
@@ -38,24 +30,18 @@ export class NoticeFanOut implements OnModuleInit, BeforeApplicationShutdown {
     this.events.listen((m) => {
       if (m.notices) this.feeds.get(m.notices.accountId)?.announce(m.notices.noticeNo);
     });
-    const every = (ms: number, fn: () => void) => {
-      const t = setInterval(fn, ms);
-      t.unref();
-      this.timers.push(t);
-    };
-    every(this.config.STREAM_POLL_MS, () => {
-      if (this.events.polling) for (const f of this.feeds.values()) f.announce(null);
-    });
-    const heartbeat = this.config.STREAM_HEARTBEAT_MS;
-    every(Math.ceil(heartbeat / 2), () => {
-      const now = Date.now();
-      for (const s of this.streams()) s.heartbeat(now, Math.floor(heartbeat / 2));
-    });
-    every(this.config.STREAM_KEY_CHECK_MS, () => void this.keys.endRevoked([...this.streams()]));
+    this.stopTimers = startStreamTimers(
+      this.config,
+      this.keys,
+      () => this.streams(),
+      () => {
+        if (this.events.polling) for (const f of this.feeds.values()) f.announce(null);
+      },
+    );
   }
 
   beforeApplicationShutdown(): void {
-    for (const t of this.timers) clearInterval(t);
+    this.stopTimers();
     for (const s of this.streams()) s.end();
   }
 

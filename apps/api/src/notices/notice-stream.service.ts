@@ -1,18 +1,15 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeNoticeId } from '@graph-history/domain';
-import { Principal, resourceMissing, setResponseHeaders } from '@graph-history/http';
+import { Principal, resourceMissing } from '@graph-history/http';
 import { quote } from '../query/query-values';
+import { openSseResponse } from '../streams/open-sse-response';
 import { OpenStreams } from '../streams/open-streams';
 import { NoticeAccessService } from './notice-access.service';
 import { NoticeFanOut } from './notice-fan-out';
 import { NoticeReader } from './notice-reader';
 import { NoticeStream } from './notice-stream';
 import { NoticeStreamQuery } from './notice-stream.query';
-
-/** What EventSource clients wait after a dropped connection before they reconnect (ms). */
-const RETRY_MS = 1_000;
 
 /**
  * GET /notices/stream: checks the key and the filters (errors answer as any request's), then
@@ -41,17 +38,7 @@ export class NoticeStreamService {
         ? await this.reader.newest(principal.accountId)
         : position(principal.accountId, query.startingAfter);
     const release = this.openStreams.admit(principal.accountId, 'notices');
-    setResponseHeaders(req, reply);
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as OutgoingHttpHeaders),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write(`retry: ${RETRY_MS}\n\n`);
+    const res = openSseResponse(req, reply);
     const stream = new NoticeStream(res, principal, filter, start);
     res.once('close', () => {
       stream.end();

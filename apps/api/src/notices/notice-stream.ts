@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { noticeId } from '@graph-history/domain';
 import type { NoticeFilter } from '@graph-history/db';
-import { ApiError, type Principal } from '@graph-history/http';
+import type { Principal } from '@graph-history/http';
+import { SseStream } from '../streams/sse-stream';
 
 /** A notice as the streams hand it over: its number, what filters test, its JSON. */
 export interface StreamedNotice {
@@ -12,25 +13,19 @@ export interface StreamedNotice {
   body: string;
 }
 
-/** Bytes a client may leave unread before its stream is ended (it resumes with Last-Event-ID). */
-const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
-
 /**
  * One open notice stream: Server-Sent Events on the response, each notice of its filter once and
  * in order. `seq` is the account's notice number through which it has looked (sent or not).
  */
-export class NoticeStream {
-  live = false;
-  closed = false;
-  private lastWrite = Date.now();
-  private readonly ended: (() => void)[] = [];
-
+export class NoticeStream extends SseStream {
   constructor(
-    private readonly res: ServerResponse,
+    res: ServerResponse,
     readonly principal: Principal,
     readonly filter: NoticeFilter,
     public seq: number,
-  ) {}
+  ) {
+    super(res);
+  }
 
   get accountId(): number {
     return this.filter.accountId;
@@ -65,48 +60,10 @@ export class NoticeStream {
     this.seq = oldest - 1;
   }
 
-  /** A comment line when nothing was written for `idleMs`, so proxies keep the connection. */
-  heartbeat(now: number, idleMs: number): void {
-    if (now - this.lastWrite >= idleMs) this.write(':\n\n');
-  }
-
-  /** An `error` message with the error's envelope (as a request would get it), then the end. */
-  fail(err: unknown): void {
-    const e =
-      err instanceof ApiError
-        ? { type: err.type, code: err.code, message: err.message, param: err.param, ...err.extra }
-        : {
-            type: 'api_error',
-            code: 'api_error',
-            message: 'The stream stopped on an error on our side; reconnect with Last-Event-ID.',
-          };
-    this.write(`event: error\ndata: ${JSON.stringify({ error: e })}\n\n`);
-    this.end();
-  }
-
-  onEnd(fn: () => void): void {
-    this.ended.push(fn);
-  }
-
-  end(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.live = false;
-    if (!this.res.writableEnded) this.res.end();
-    for (const fn of this.ended) fn();
-  }
-
   private wants(n: StreamedNotice): boolean {
     const f = this.filter;
     if (f.graphKeys !== null && !f.graphKeys.includes(n.graphKey)) return false;
     if (f.graphKey !== undefined && f.graphKey !== n.graphKey) return false;
     return f.types === undefined || f.types.includes(n.type);
-  }
-
-  private write(text: string): void {
-    if (this.closed) return;
-    this.lastWrite = Date.now();
-    this.res.write(text);
-    if (this.res.writableLength > MAX_UNREAD_BYTES) this.end();
   }
 }

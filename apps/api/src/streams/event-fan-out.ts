@@ -9,22 +9,14 @@ import { Config } from '@graph-history/config';
 import { ApiError, AppliedEvents, CONFIG } from '@graph-history/http';
 import { AppliedEventsSubscription } from './applied-events-subscription';
 import type { EventStream } from './event-stream';
-import { GraphFeed, RETRY_MS } from './graph-feed';
+import { GraphFeed } from './graph-feed';
+import { MAX_READ_FAILURES, RETRY_MS } from './stream-feed';
 import { StreamKeyCheck } from './stream-key-check';
 import { StreamPageReader } from './stream-page-reader';
+import { startStreamTimers, type StreamTimerSettings } from './stream-timers';
 
-/** Failed reads in a row (one a second) before a catching-up stream ends with an error. */
-const MAX_READ_FAILURES = 30;
-
-type StreamSettings = Pick<
-  Config,
-  | 'REDIS_URL'
-  | 'REDIS_CLUSTER_NODES'
-  | 'QUEUE_PREFIX'
-  | 'STREAM_HEARTBEAT_MS'
-  | 'STREAM_POLL_MS'
-  | 'STREAM_KEY_CHECK_MS'
->;
+type StreamSettings = StreamTimerSettings &
+  Pick<Config, 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'QUEUE_PREFIX'>;
 
 /**
  * This process's event streams and their Redis subscription (docs/architecture.md, "Event
@@ -41,7 +33,7 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
   private readonly subscription: AppliedEventsSubscription;
   private listening = false;
   private pollUntil = 0;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private stopTimers = (): void => {};
   private readonly listeners: ((m: AppliedEvents) => void)[] = [];
 
   constructor(
@@ -70,25 +62,19 @@ export class EventFanOut implements OnModuleInit, BeforeApplicationShutdown {
 
   onModuleInit(): void {
     this.subscription.start();
-    const every = (ms: number, fn: () => void) => {
-      const t = setInterval(fn, ms);
-      t.unref();
-      this.timers.push(t);
-    };
-    every(this.config.STREAM_POLL_MS, () => {
-      if (this.polling) this.pollAll();
-    });
-    const heartbeat = this.config.STREAM_HEARTBEAT_MS;
-    every(Math.ceil(heartbeat / 2), () => {
-      const now = Date.now();
-      for (const s of this.streams()) s.heartbeat(now, Math.floor(heartbeat / 2));
-    });
-    every(this.config.STREAM_KEY_CHECK_MS, () => void this.keys.endRevoked([...this.streams()]));
+    this.stopTimers = startStreamTimers(
+      this.config,
+      this.keys,
+      () => this.streams(),
+      () => {
+        if (this.polling) this.pollAll();
+      },
+    );
   }
 
   /** Before the HTTP server closes, which waits for open connections. */
   beforeApplicationShutdown(): void {
-    for (const t of this.timers) clearInterval(t);
+    this.stopTimers();
     for (const s of this.streams()) s.end();
     this.subscription.stop();
   }

@@ -1,17 +1,14 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeId } from '@graph-history/domain';
-import { Principal, resourceMissing, setResponseHeaders } from '@graph-history/http';
+import { Principal, resourceMissing } from '@graph-history/http';
 import { GraphAccessService } from '../graphs/graph-access.service';
 import { quote } from '../query/query-values';
+import { openSseResponse } from './open-sse-response';
 import { EventFanOut } from './event-fan-out';
 import { OpenStreams } from './open-streams';
 import { EventStream } from './event-stream';
 import { EventStreamQuery } from './event-stream.query';
-
-/** What EventSource clients wait after a dropped connection before they reconnect (ms). */
-const RETRY_MS = 1_000;
 
 /**
  * GET /graphs/{graph_id}/events/stream: checks the key and the graph (errors answer as any
@@ -39,17 +36,7 @@ export class EventStreamService {
         ? graph.appliedSeq
         : this.position(graph.graphId, query.startingAfter);
     const release = this.openStreams.admit(principal.accountId, 'events');
-    setResponseHeaders(req, reply);
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as OutgoingHttpHeaders),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write(`retry: ${RETRY_MS}\n\n`);
+    const res = openSseResponse(req, reply);
     const stream = new EventStream(
       res,
       principal,

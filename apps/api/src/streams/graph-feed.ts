@@ -1,9 +1,7 @@
 import { ApiError } from '@graph-history/http';
 import { formatEvents, type EventStream, type StreamItem } from './event-stream';
+import { RETRY_MS, StreamFeed } from './stream-feed';
 import type { StreamPageReader } from './stream-page-reader';
-
-/** How long a read that failed on the database waits before it is tried again. */
-export const RETRY_MS = 1_000;
 
 /**
  * The open streams of one graph that share one expansion. A notification is read once for all of
@@ -11,72 +9,21 @@ export const RETRY_MS = 1_000;
  * that is live, i.e. positioned at the feed's position or past it; a stream that is behind catches
  * up alone (`rejoin`) and joins when it has reached the feed.
  */
-export class GraphFeed {
-  readonly streams = new Set<EventStream>();
-  /** The newest event handed to the live streams; null while none is live. */
-  private seq: number | null = null;
-  /** The newest applied event announced. */
-  private target = 0;
-  private running = false;
-  private again = false;
-  private poll = false;
-
+export class GraphFeed extends StreamFeed<EventStream> {
   constructor(
     private readonly graphId: number,
     private readonly reader: StreamPageReader,
     private readonly rejoin: (stream: EventStream) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The newest event a catching-up stream should read through before it joins (0: unknown). */
   get through(): number {
     return Math.max(this.target, this.seq ?? 0);
   }
 
-  /** Events through `seq` are applied; null: unknown, read whatever is new (polling). */
-  announce(seq: number | null): void {
-    if (seq === null) this.poll = true;
-    else if (seq > this.target) this.target = seq;
-    else return;
-    this.kick();
-  }
-
-  /** Makes a caught-up stream live, unless the feed is past it (then it catches up again). */
-  join(stream: EventStream): boolean {
-    if (this.seq === null || (!this.running && this.liveStreams().length === 0)) {
-      this.seq = stream.seq;
-    } else if (stream.seq < this.seq) {
-      return false;
-    }
-    stream.live = true;
-    if (this.target > this.seq) this.kick();
-    return true;
-  }
-
-  private kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.pump().finally(() => (this.running = false));
-  }
-
-  private liveStreams(): EventStream[] {
-    const live: EventStream[] = [];
-    for (const s of this.streams) if (s.live && !s.closed) live.push(s);
-    return live;
-  }
-
-  private async pump(): Promise<void> {
-    do {
-      this.again = false;
-      const poll = this.poll;
-      this.poll = false;
-      await this.readNew(poll);
-    } while (this.again || this.poll);
-  }
-
-  private async readNew(poll: boolean): Promise<void> {
+  protected async readNew(poll: boolean): Promise<void> {
     for (;;) {
       const live = this.liveStreams();
       if (live.length === 0 || this.seq === null) return;

@@ -1,17 +1,15 @@
-import { isTransient } from '../errors.js';
 import type { RetentionGap, FollowItem } from '../follow/follow-events.js';
 import { EVENT_LIST, queryString } from '../http/query.js';
-import { sleep } from '../http/sleep.js';
 import type { Transport } from '../http/transport.js';
 import { startingPosition } from '../follow/starting-position.js';
 import { graphPath } from '../resources/paths.js';
 import type { EventListExpand, ExpandedEvent } from '../types/expand.js';
 import type { List } from '../types/resources.js';
-import { SseParser } from './sse-parser.js';
-import { readSse } from './sse-reader.js';
-import { streamError } from './stream-error.js';
+import { type ReconnectOptions, SseReconnection } from './sse-reconnection.js';
 
-export interface StreamOptions<E extends EventListExpand = EventListExpand> {
+export interface StreamOptions<
+  E extends EventListExpand = EventListExpand,
+> extends ReconnectOptions {
   /**
    * Where to start: an event id yields the events after it; `null` yields every retained event
    * from the oldest; omitted yields only events newer than the graph's newest at the start.
@@ -19,12 +17,6 @@ export interface StreamOptions<E extends EventListExpand = EventListExpand> {
   after?: string | null;
   /** Expansions of each event (`data.node`…), as for `events.list`. */
   expand?: readonly E[];
-  /** Ends the stream: the iteration then ends without an error. */
-  signal?: AbortSignal;
-  /** Longest wait before reconnecting (it doubles from the server's `retry`, 1 s). Default 10,000 ms. */
-  maxRetryMs?: number;
-  /** Nothing received for this long (the server sends a heartbeat every 15 s): reconnect. Default 45,000 ms. */
-  idleTimeoutMs?: number;
 }
 
 interface GapMessage {
@@ -44,50 +36,35 @@ export async function* streamEvents<E extends EventListExpand>(
   options: StreamOptions<E>,
 ): AsyncGenerator<FollowItem<E>, void, undefined> {
   const { signal } = options;
-  const maxRetry = options.maxRetryMs ?? 10_000;
-  const idleTimeout = options.idleTimeoutMs ?? 45_000;
   const path = `${graphPath(graphId)}/events/stream${queryString({ expand: options.expand }, EVENT_LIST)}`;
-  const parser = new SseParser();
-  let failures = 0;
-  const rest = async () => {
-    const step = Math.min(maxRetry, (parser.retryMs ?? 1_000) * 2 ** failures);
-    failures++;
-    await sleep(step / 2 + (Math.random() * step) / 2, signal);
-  };
+  const link = new SseReconnection(transport, options);
   try {
     let position = await startingPosition(transport, graphId, options.after, signal);
     if (position === null) {
-      const first = await oldestEvent(transport, graphId, options.expand, signal, rest);
+      const first = await oldestEvent(transport, graphId, options.expand, signal, () =>
+        link.rest(),
+      );
       yield first;
       position = first.id;
     }
     /** The position a gap was yielded for: a reconnection before the next event repeats it. */
     let gapAfter: string | null = null;
-    for (;;) {
-      try {
-        const open = await transport.openStream(path, { signal, lastEventId: position });
-        failures = 0;
-        for await (const message of readSse(open, parser, idleTimeout, signal)) {
-          if (message.event === 'message') {
-            const event = JSON.parse(message.data) as ExpandedEvent<E>;
-            yield event;
-            position = event.id;
-            gapAfter = null;
-          } else if (message.event === 'gap' && gapAfter !== position) {
-            const gap = JSON.parse(message.data) as GapMessage;
-            gapAfter = position;
-            yield {
-              object: 'retention_gap',
-              after: position,
-              first_event_id: gap.first_event_id,
-              last_event_id: gap.last_event_id ?? null,
-            } satisfies RetentionGap;
-          } else if (message.event === 'error') throw streamError(message.data);
-        }
-      } catch (err) {
-        if (!isTransient(err) || signal?.aborted) throw err;
+    for await (const message of link.messages(path, () => position)) {
+      if (message.event === 'message') {
+        const event = JSON.parse(message.data) as ExpandedEvent<E>;
+        yield event;
+        position = event.id;
+        gapAfter = null;
+      } else if (message.event === 'gap' && gapAfter !== position) {
+        const gap = JSON.parse(message.data) as GapMessage;
+        gapAfter = position;
+        yield {
+          object: 'retention_gap',
+          after: position,
+          first_event_id: gap.first_event_id,
+          last_event_id: gap.last_event_id ?? null,
+        } satisfies RetentionGap;
       }
-      await rest();
     }
   } catch (err) {
     if (signal?.aborted) return;

@@ -1,26 +1,16 @@
-import { isTransient } from '../errors.js';
 import { NOTICE_LIST, queryString } from '../http/query.js';
-import { sleep } from '../http/sleep.js';
 import type { Transport } from '../http/transport.js';
 import type { NoticeFilterParams } from '../types/params.js';
 import type { List, Notice } from '../types/resources.js';
 import { noticeFilterQuery } from '../resources/notice-filter.js';
-import { SseParser } from './sse-parser.js';
-import { readSse } from './sse-reader.js';
-import { streamError } from './stream-error.js';
+import { type ReconnectOptions, SseReconnection } from './sse-reconnection.js';
 
-export interface NoticeStreamOptions extends NoticeFilterParams {
+export interface NoticeStreamOptions extends NoticeFilterParams, ReconnectOptions {
   /**
    * Where to start: a notice id yields the notices after it; omitted yields only notices newer
    * than the newest one (of the filters) at the start.
    */
   after?: string;
-  /** Ends the stream: the iteration then ends without an error. */
-  signal?: AbortSignal;
-  /** Longest wait before reconnecting (it doubles from the server's `retry`, 1 s). Default 10,000 ms. */
-  maxRetryMs?: number;
-  /** Nothing received for this long (the server sends a heartbeat every 15 s): reconnect. Default 45,000 ms. */
-  idleTimeoutMs?: number;
 }
 
 /**
@@ -35,17 +25,9 @@ export async function* streamNotices(
   options: NoticeStreamOptions,
 ): AsyncGenerator<Notice, void, undefined> {
   const { signal } = options;
-  const maxRetry = options.maxRetryMs ?? 10_000;
-  const idleTimeout = options.idleTimeoutMs ?? 45_000;
   const filters = noticeFilterQuery(options);
   const path = `/api/v1/notices/stream${queryString(filters, NOTICE_LIST)}`;
-  const parser = new SseParser();
-  let failures = 0;
-  const rest = async () => {
-    const step = Math.min(maxRetry, (parser.retryMs ?? 1_000) * 2 ** failures);
-    failures++;
-    await sleep(step / 2 + (Math.random() * step) / 2, signal);
-  };
+  const link = new SseReconnection(transport, options);
   try {
     // "from now" is pinned to the newest notice at the start, so that a reconnection misses none
     let position =
@@ -56,21 +38,12 @@ export async function* streamNotices(
           { signal },
         )
       ).body!.data[0]?.id;
-    for (;;) {
-      try {
-        const open = await transport.openStream(path, { signal, lastEventId: position });
-        failures = 0;
-        for await (const message of readSse(open, parser, idleTimeout, signal)) {
-          if (message.event === 'message') {
-            const notice = JSON.parse(message.data) as Notice;
-            yield notice;
-            position = notice.id;
-          } else if (message.event === 'error') throw streamError(message.data);
-        }
-      } catch (err) {
-        if (!isTransient(err) || signal?.aborted) throw err;
+    for await (const message of link.messages(path, () => position)) {
+      if (message.event === 'message') {
+        const notice = JSON.parse(message.data) as Notice;
+        yield notice;
+        position = notice.id;
       }
-      await rest();
     }
   } catch (err) {
     if (signal?.aborted) return;
