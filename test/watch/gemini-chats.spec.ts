@@ -2,26 +2,38 @@ import { type SourceLine, geminiAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
 import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
-import { chatFiles, chatLines, geminiFacts } from './support/gemini-facts';
+import {
+  GEMINI_FIXTURES,
+  GEMINI_RECORDED_FIXTURES,
+  chatFiles,
+  chatLines,
+  geminiFacts,
+} from './support/gemini-facts';
 
 /**
  * The Gemini CLI adapter on chat files shaped by gemini-cli's own ChatRecordingService types
- * (test/fixtures/gemini-cli, see its README). Expected values are read from the raw files.
+ * (test/fixtures/gemini-cli) and on chat files written by that service itself
+ * (test/fixtures/gemini-cli-recorded); see their READMEs. Expected values are read from the raw
+ * files.
  */
 const convert = (...chunks: SourceLine[][]): WatchEvent[] => convertChunks(geminiAdapter, chunks);
-
-const facts = geminiFacts();
-const refOf = (id: string): string => {
-  const f = facts.get(id)!;
-  return f.kind === 'main' ? id : `${f.sessionId}/${id}`;
-};
 
 /** The adapter's id of a chat file: its name, or `<session folder>/<agent id>`. */
 const fileId = (f: { file: string }): string =>
   f.file.replace(/^chats\//, '').replace(/\.jsonl$/, '');
 
-describe('Gemini CLI chats', () => {
-  const events = convert(chatLines('shop'));
+const FIXTURE_SETS = [
+  { name: 'hand-made after its types', root: GEMINI_FIXTURES, project: 'shop' },
+  { name: 'recorded by gemini-cli-core', root: GEMINI_RECORDED_FIXTURES, project: 'checkout' },
+];
+
+describe.each(FIXTURE_SETS)('Gemini CLI chats ($name)', ({ root, project }) => {
+  const facts = geminiFacts(root);
+  const refOf = (id: string): string => {
+    const f = facts.get(id)!;
+    return f.kind === 'main' ? id : `${f.sessionId}/${id}`;
+  };
+  const events = convert(chatLines(project, root));
   const state = replay(events);
 
   it('gives a valid stream: every event accepted, keys unique', () => {
@@ -29,7 +41,7 @@ describe('Gemini CLI chats', () => {
   });
 
   it('makes each main chat a session and each sub-agent an agent under the chat that called it', () => {
-    for (const f of [...facts.values()].filter((c) => c.project === 'shop')) {
+    for (const f of [...facts.values()].filter((c) => c.project === project)) {
       const node = nodeOf(state, refOf(f.id));
       expect([f.id, node.kind, node.created]).toEqual([
         f.id,
@@ -65,10 +77,12 @@ describe('Gemini CLI chats', () => {
   });
 
   it('turns a sub-agent call into its caller waiting on it, and write_todos into tasks', () => {
-    const session = [...facts.values()].find((f) => f.project === 'shop' && f.kind === 'main')!;
+    const session = [...facts.values()].find((f) => f.project === project && f.kind === 'main')!;
     const waits = events.filter((e) => e.type === 'wait.started');
     const ended = events.filter((e) => e.type === 'wait.ended');
-    const agents = [...facts.values()].filter((f) => f.kind === 'subagent');
+    const agents = [...facts.values()].filter(
+      (f) => f.project === project && f.kind === 'subagent',
+    );
     expect(waits.map((w) => [w.node, (w.payload as { on: string[] }).on[0]]).sort()).toEqual(
       agents.map((a) => [refOf(a.calledBy!.chat), refOf(a.id)]).sort(),
     );
@@ -82,19 +96,23 @@ describe('Gemini CLI chats', () => {
         (t) => ({ content: t.description, status: t.status }),
       ),
     });
-    const root = nodeOf(state, session.id);
-    expect([root.state, root.title]).toEqual(['idle', 'Fix checkout rounding']);
+    const top = nodeOf(state, session.id);
+    const summary = session.records
+      .map((r) => (r['$set'] as { summary?: string } | undefined)?.summary)
+      .filter((t) => t !== undefined)
+      .at(-1);
+    expect([top.state, top.title]).toEqual(['idle', summary]);
   });
 
   it('reads a message written again (it grew) once: no duplicate text, one event per tool call', () => {
-    const lines = chatLines('shop');
+    const lines = chatLines(project, root);
     const twice = convert([...lines, ...lines.map((l) => ({ ...l, lineNo: l.lineNo + 1000 }))]);
     const once = events.filter((e) => e.type !== 'activity').length;
     expect(twice.filter((e) => e.type !== 'activity')).toHaveLength(once);
   });
 
   it('property: any prefix of each chat file, arriving in any order, gives a valid stream, the same on re-read', () => {
-    const files = chatFiles('shop');
+    const files = chatFiles(project, root);
     expectAnyArrivalValid(files, convert, 60);
   });
 });

@@ -21,7 +21,7 @@ import { captureIo } from './support/capture-io';
 import { CODEX_FIXTURES } from './support/codex-facts';
 import { CURSOR_FIXTURES, cursorFacts } from './support/cursor-facts';
 import { FIXTURES } from './support/fixture-lines';
-import { GEMINI_FIXTURES, geminiFacts } from './support/gemini-facts';
+import { GEMINI_FIXTURES, GEMINI_RECORDED_FIXTURES, geminiFacts } from './support/gemini-facts';
 import { type ApiNode, LiveStack } from './support/live-stack';
 import { buildOpencodeDb, opencodeRows } from './support/opencode-fixture';
 import { tokensOf } from './support/token-sums';
@@ -29,7 +29,8 @@ import { geminiMessages, geminiSum } from './support/usage-oracles';
 
 /**
  * `watch --once` over Gemini CLI chats and Cursor transcripts (test/fixtures/gemini-cli and
- * test/fixtures/cursor: hand-made after each provider's own records, see their READMEs) into the
+ * test/fixtures/cursor: hand-made after each provider's own records; test/fixtures/
+ * gemini-cli-recorded: written by gemini-cli's own recorder; see their READMEs) into the
  * built ingestor, read back through the read API; then every provider at once in one project, as
  * found in their default homes; then Cursor followed live. Expected values are read from the raw files.
  */
@@ -115,6 +116,36 @@ describe('watch over Gemini CLI and Cursor sessions, and every provider at once,
     const again = await watch({}, '--provider', 'gemini-cli', '--dir', tmp, '--from-start');
     expect(again).toMatch(/0 new, \d+ already there/);
     expect(again).not.toMatch(/[1-9]\d* new/);
+  }, 180_000);
+
+  it("Gemini CLI, chats written by gemini-cli-core's own recorder: the session, its sub-agent, their tokens", async () => {
+    const tmp = join(suite.tmp, 'gemini-recorded', '.gemini', 'tmp');
+    cpSync(GEMINI_RECORDED_FIXTURES, tmp, { recursive: true });
+    const facts = [...geminiFacts(GEMINI_RECORDED_FIXTURES).values()];
+    const out = await watch({}, '--provider', 'gemini-cli', '--dir', tmp);
+    expect(out).toContain(`Gemini CLI: found 1 session in 1 project under ${tmp}.`);
+    const graph = await keyFor(claudeProjectName('/home/dev/checkout'));
+    const nodes = await settled(graph, facts.length, (all) =>
+      all.some((n) => n.kind === 'session' && n.state === 'idle'),
+    );
+    const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
+    const session = facts.find((f) => f.kind === 'main')!;
+    for (const f of facts) {
+      const node = byRef.get(f.kind === 'main' ? f.id : `${f.sessionId}/${f.id}`)!;
+      expect([f.id, node.kind, node.created, providerOf(node), usageOf(node)]).toEqual([
+        f.id,
+        f.kind === 'main' ? 'session' : 'agent',
+        f.startTs,
+        'gemini-cli',
+        geminiSum(geminiMessages(f.records)),
+      ]);
+      if (f.kind === 'main') continue;
+      expect([node.parent_id, node.agent_type, node.state]).toEqual([
+        byRef.get(session.id)!.id,
+        f.calledBy!.agentName,
+        'completed',
+      ]);
+    }
   }, 180_000);
 
   it('Cursor: the session and its sub-agents, dated by their files, states from their turn ends', async () => {

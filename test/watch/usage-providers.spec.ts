@@ -7,7 +7,12 @@ import {
 import type { GraphState, WatchEvent } from '@graph-history/domain';
 import fc from 'fast-check';
 import { cursorFacts, transcriptFiles } from './support/cursor-facts';
-import { chatFiles, chatLines, geminiFacts } from './support/gemini-facts';
+import {
+  GEMINI_RECORDED_FIXTURES,
+  chatFiles,
+  chatLines,
+  geminiFacts,
+} from './support/gemini-facts';
 import { expectValidStream, nodeOf } from './support/graph-replay';
 import { type OpencodeRows, opencodeRows, rootOf, rowFiles } from './support/opencode-fixture';
 import {
@@ -31,8 +36,8 @@ import {
 /**
  * Usage from Gemini CLI's and opencode's own records (issue 31), and none from Cursor's: per
  * session and per sub-agent, the totals the graph holds equal sums over unique messages computed
- * here from the raw fixture files (hand-made after each provider's source, see their READMEs),
- * without the adapters.
+ * here from the raw fixture files (hand-made after each provider's source; for Gemini CLI also
+ * files written by its own recorder; see their READMEs), without the adapters.
  */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -121,6 +126,26 @@ describe('Gemini CLI usage', () => {
   it('counts the chats read again (a restart from the start) once', () => {
     const again = ingest([...events, ...convert(geminiAdapter, files.flat())]);
     expect(tokensOf(again.counts.usage)).toEqual(tokensOf(state.counts.usage));
+  });
+
+  it("on chats written by gemini-cli-core's own recorder: each chat's unique messages, once", () => {
+    const recorded = chatFiles('checkout', GEMINI_RECORDED_FIXTURES);
+    const out = convert(geminiAdapter, recorded.flat());
+    const graph = ingest(out);
+    const reports = out.filter((e) => e.type === 'usage.reported');
+    expect(reports).toHaveLength(
+      recorded.reduce((n, f) => n + geminiMessages(recordsOf(f)).size, 0),
+    );
+    for (const file of recorded) {
+      const header = JSON.parse(file[0]!.text) as Json;
+      // a sub-agent's ref is its file's id, `<session id>/<agent id>`
+      const ref = header.kind === 'main' ? header.sessionId : file[0]!.file.id;
+      const messages = geminiMessages(recordsOf(file));
+      expect(nonZero(geminiSum(messages))).toBe(true);
+      expect([ref, usageOf(graph, ref)]).toEqual([ref, geminiSum(messages)]);
+      const models = [...new Set([...messages.values()].map((m) => m.model as string))].sort();
+      expect([ref, modelsOf(graph, ref)]).toEqual([ref, models]);
+    }
   });
 
   it('property: any prefix of each chat, in any order, holds the prefix sums; the rest completes them', () => {

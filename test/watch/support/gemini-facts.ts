@@ -4,6 +4,15 @@ import { type SourceLine, geminiAdapter } from '@graph-history/adapters';
 import { linesOf, listPaths } from './fixture-lines';
 
 export const GEMINI_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'gemini-cli', 'tmp');
+/** Chats written by gemini-cli's own recorder (@google/gemini-cli-core), see their README. */
+export const GEMINI_RECORDED_FIXTURES = join(
+  __dirname,
+  '..',
+  '..',
+  'fixtures',
+  'gemini-cli-recorded',
+  'tmp',
+);
 
 type Json = Record<string, unknown>;
 
