@@ -69,6 +69,28 @@ const readErrors = {
   '500': errorResponse('api_error (503 while the database is unreachable).'),
 };
 
+/** A Server-Sent Events stream's answers: each message's data is `object` (e.g. 'an Event'). */
+const sseResponses = (object: string) => ({
+  '200': {
+    description: 'The stream, open until the client or the server ends it.',
+    headers: {
+      'Request-Id': commonHeaders['Request-Id'],
+      'RateLimit-Limit': okHeaders['RateLimit-Limit'],
+      'RateLimit-Remaining': okHeaders['RateLimit-Remaining'],
+      'RateLimit-Reset': okHeaders['RateLimit-Reset'],
+    },
+    content: {
+      'text/event-stream': {
+        schema: {
+          type: 'string',
+          description: `SSE messages; each message’s data is ${object} object.`,
+        },
+      },
+    },
+  },
+  ...readErrors,
+});
+
 const ok = (schema: string, description: string) => ({
   '200': {
     description,
@@ -223,26 +245,7 @@ export function openApiDocument(serverUrl: string) {
             query('starting_after', { type: 'string' }, 'evt_… of this graph: start after it.'),
             ...expandParams,
           ],
-          responses: {
-            '200': {
-              description: 'The stream, open until the client or the server ends it.',
-              headers: {
-                'Request-Id': commonHeaders['Request-Id'],
-                'RateLimit-Limit': okHeaders['RateLimit-Limit'],
-                'RateLimit-Remaining': okHeaders['RateLimit-Remaining'],
-                'RateLimit-Reset': okHeaders['RateLimit-Reset'],
-              },
-              content: {
-                'text/event-stream': {
-                  schema: {
-                    type: 'string',
-                    description: 'SSE messages; each event message’s data is an Event object.',
-                  },
-                },
-              },
-            },
-            ...readErrors,
-          },
+          responses: sseResponses('an Event'),
         },
       },
       '/api/v1/notices': {
@@ -272,26 +275,7 @@ export function openApiDocument(serverUrl: string) {
             query('starting_after', { type: 'string' }, 'ntc_… of this account: start after it.'),
             ...noticeFilters,
           ],
-          responses: {
-            '200': {
-              description: 'The stream, open until the client or the server ends it.',
-              headers: {
-                'Request-Id': commonHeaders['Request-Id'],
-                'RateLimit-Limit': okHeaders['RateLimit-Limit'],
-                'RateLimit-Remaining': okHeaders['RateLimit-Remaining'],
-                'RateLimit-Reset': okHeaders['RateLimit-Reset'],
-              },
-              content: {
-                'text/event-stream': {
-                  schema: {
-                    type: 'string',
-                    description: 'SSE messages; each notice message’s data is a Notice object.',
-                  },
-                },
-              },
-            },
-            ...readErrors,
-          },
+          responses: sseResponses('a Notice'),
         },
       },
     },

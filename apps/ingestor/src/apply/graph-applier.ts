@@ -90,6 +90,16 @@ interface Failed {
 /** At most this much of an error's text is kept as the stall's reason. */
 const STALL_ERROR_MAX = 2_000;
 
+/** An outcome with nothing applied yet. */
+const noOutcome = (): ApplyOutcome => ({
+  applied: 0,
+  trimDue: false,
+  delaysMs: [],
+  stalled: null,
+  appliedSeq: 0,
+  notices: null,
+});
+
 /**
  * The apply path: turns a graph's stored inbox events, in seq order, into events, version rows
  * and records through the pure reducer. Each batch is written by ONE statement that also
@@ -127,15 +137,7 @@ export class GraphApplier {
         this.applyLocked(conn, graphId, onBatch),
       );
       if (run) return run.value;
-      if (Date.now() >= deadline)
-        return {
-          applied: 0,
-          trimDue: false,
-          delaysMs: [],
-          stalled: null,
-          appliedSeq: 0,
-          notices: null,
-        };
+      if (Date.now() >= deadline) return noOutcome();
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
   }
@@ -146,14 +148,7 @@ export class GraphApplier {
     graphId: number,
     onBatch: (batch: ApplyOutcome) => void,
   ): Promise<ApplyOutcome> {
-    const total: ApplyOutcome = {
-      applied: 0,
-      trimDue: false,
-      delaysMs: [],
-      stalled: null,
-      appliedSeq: 0,
-      notices: null,
-    };
+    const total = noOutcome();
     let limit = this.settings.APPLY_BATCH_SIZE;
     // After a run failed for good, its events are applied one per batch up to here, so that the
     // events before the one at fault are applied and the graph is quarantined at that one.
