@@ -431,62 +431,11 @@ with
           advanced
       )
   ),
-  new_notices as (
-    insert into
-      "notices" (
-        "account_id",
-        "notice_no",
-        "graph_id",
-        "node_no",
-        "seq",
-        "type",
-        "created",
-        "body"
-      )
-    select
-      "account_id",
-      "notice_no",
-      "graph_id",
-      "node_no",
-      "seq",
-      "type",
-      "created",
-      "body"
-    from
-      rows
-    from
-      (
-        unnest($72::bigint[]),
-        unnest($73::bigint[]),
-        unnest($74::bigint[]),
-        unnest($75::int[]),
-        unnest($76::bigint[]),
-        unnest($77::text[]),
-        unnest($78::bigint[]),
-        string_to_table($79::text, $80::text, '')
-      ) as r (
-        "account_id",
-        "notice_no",
-        "graph_id",
-        "node_no",
-        "seq",
-        "type",
-        "created",
-        "body"
-      )
-    where
-      exists (
-        select
-          1
-        from
-          advanced
-      )
-  ),
   applied_inbox as (
     delete from inbox
     where
-      graph_id = $81
-      and seq <= $82
+      graph_id = $72
+      and seq <= $73
       and exists (
         select
           1
@@ -505,9 +454,9 @@ select
   -- and is applied again. (A later synchronous commit flushes it anyway.)
   set_config('synchronous_commit', 'off', true) as asynchronous
 
--- ApplyRepository.commitDurably
+-- ApplyRepository.flushCommitted
 select
-  set_config('synchronous_commit', 'on', true)
+  pg_logical_emit_message(true, 'graph-history', 'flush')
 
 -- ApplyRepository.recordStall
 with

@@ -131,16 +131,18 @@ describe('ApplyRepository', () => {
     expect((await apply.pending(graphId, 1))!.head.stalledSeq).toBe(4);
   });
 
-  it('makes a commit durable on demand, after the apply statement turned the wait off', async () => {
-    const setting = await t.db.transaction().execute(async (trx) => {
+  it('flushes the commits made before it to disk, those that did not wait included', async () => {
+    const lsn = sql<{ lsn: string }>`select pg_current_wal_insert_lsn()::text as lsn`;
+    const written = await t.db.transaction().execute(async (trx) => {
       // what the apply statement does for its transaction
       await sql`select set_config('synchronous_commit', 'off', true)`.execute(trx);
-      await apply.in(trx).commitDurably();
-      return (
-        await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(trx)
-      ).rows[0]!.s;
+      await sql`update graphs set stalled_at = stalled_at where graph_id = ${graphId}`.execute(trx);
+      return (await lsn.execute(trx)).rows[0]!.lsn;
     });
-    expect(setting).toBe('on');
+    await apply.flushCommitted();
+    const { rows } = await sql<{ behind: boolean }>`
+      select pg_current_wal_flush_lsn() < ${written}::pg_lsn as behind`.execute(t.db);
+    expect(rows).toEqual([{ behind: false }]);
   });
 
   it('lets one session at a time hold a graph apply lock, released after', async () => {

@@ -25,7 +25,7 @@ import {
 } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { CachedGraph, GraphStateCache } from './graph-state-cache';
-import { NoticeMaker, NoticeRow } from './notice-maker';
+import { NoticeMaker } from './notice-maker';
 import { retainedFirstSeq } from './retention';
 import { MODEL_PRICES } from '../tokens';
 
@@ -252,7 +252,7 @@ export class GraphApplier {
     const { applied, activeBefore } = reduced;
     const appliedSeq = head.appliedSeq + events.length;
     const firstSeq = retainedFirstSeq(head.firstSeq, appliedSeq);
-    const commit = (db: Db, notices: NoticeRow[]) =>
+    const commit = (db: Db) =>
       this.applyRows
         .in(db)
         .commitIfCurrent(
@@ -262,28 +262,27 @@ export class GraphApplier {
           { appliedSeq, firstSeq, lastEvent: state.lastCreated, counts: state.counts },
           Date.now(),
           activeBefore,
-          notices,
           graph.json,
-        )
-        .then((committed) => ({ committed, notices }));
+        );
     const made = this.noticeMaker.made(applied);
-    // notices are numbered in the commit's transaction (under their account's notice lock), and
-    // that transaction is durable before it is published
-    const { committed, notices } =
-      made.length === 0
-        ? await commit(conn, [])
-        : await this.transactions.run(async (trx) => {
-            const done = await commit(trx, await this.noticeMaker.rowsOf(trx, graphId, head, made));
-            if (done.committed) await this.applyRows.in(trx).commitDurably();
-            return done;
-          }, conn);
+    let committed: boolean;
+    let lastNotice: number | null = null;
+    if (made.length === 0) committed = await commit(conn);
+    else {
+      // a notice exists iff its event does: both are written by one transaction
+      lastNotice = await this.transactions.run(async (trx) => {
+        if (!(await commit(trx))) return null;
+        return this.noticeMaker.write(trx, graphId, head, made);
+      }, conn);
+      committed = lastNotice !== null;
+      if (committed) await this.applyRows.in(conn).flushCommitted();
+    }
     // The state was taken out of the cache; only a committed one goes back.
     if (!committed) return 'lost-race';
     this.cache.put(graph);
-    const last = notices[notices.length - 1];
     return {
       events,
-      notices: last ? { accountId: head.accountId, noticeNo: last.notice_no! } : null,
+      notices: lastNotice === null ? null : { accountId: head.accountId, noticeNo: lastNotice },
       appliedSeq,
       trimDue: firstSeq > (head.firstSeq ?? 1),
       more: appliedSeq < head.ingestedSeq,

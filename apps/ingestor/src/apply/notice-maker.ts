@@ -11,8 +11,6 @@ import {
 import { ApplyHead, ApplyStall, Db, NoticeInsert, NoticeRepository } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 
-export type NoticeRow = NoticeInsert;
-
 /** A notice an applied event made, before it is numbered. */
 export type MadeNotice = NodeNotice & { seq: number; created: number };
 
@@ -38,10 +36,14 @@ export class NoticeMaker {
     );
   }
 
-  /** The rows of `made`, numbered in `trx`, the transaction that writes them (reserveNumbers). */
-  async rowsOf(trx: Db, graphId: number, head: ApplyHead, made: MadeNotice[]) {
+  /**
+   * Numbers and writes `made` in `trx`, the transaction of the apply that made them, last before
+   * its commit: the account's notice lock (see reserveNumbers) is held only from here to the commit.
+   * Returns the newest notice's number.
+   */
+  async write(trx: Db, graphId: number, head: ApplyHead, made: MadeNotice[]): Promise<number> {
     const numbers = await this.notices.in(trx).reserveNumbers(head.accountId, made.length);
-    return made.map((n, i) =>
+    const rows = made.map((n, i) =>
       this.row({
         accountId: head.accountId,
         noticeNo: numbers[i]!,
@@ -54,6 +56,8 @@ export class NoticeMaker {
         data: n.data,
       }),
     );
+    await this.notices.in(trx).insert(rows);
+    return numbers[numbers.length - 1]!;
   }
 
   /** The graph.quarantined notice of a stall at the event of idempotency key `eventKey`. */
@@ -63,7 +67,7 @@ export class NoticeMaker {
     head: ApplyHead,
     stall: ApplyStall,
     eventKey: string | null,
-  ): Promise<NoticeRow> {
+  ): Promise<NoticeInsert> {
     const [noticeNo] = await this.notices.in(trx).reserveNumbers(head.accountId, 1);
     return this.row({
       accountId: head.accountId,
@@ -78,7 +82,7 @@ export class NoticeMaker {
     });
   }
 
-  private row(p: NoticeParts): NoticeRow {
+  private row(p: NoticeParts): NoticeInsert {
     return {
       account_id: p.accountId,
       notice_no: p.noticeNo,

@@ -126,8 +126,7 @@ export class ApplyRepository extends Repository {
    * applied_seq is still `afterSeq`: events, node versions (ending the stored current version of
    * each node the run writes), task snapshots, spawns, messages,
    * waits opened and closed, the graph's new head, and the deletion of the applied inbox rows.
-   * Each event row gets its `activeBefore` count (null columns without one). `notices` (what the
-   * run's events made) are written by the same statement: a notice exists iff its event does.
+   * Each event row gets its `activeBefore` count (null columns without one).
    * False when another applier committed first and nothing was written: two appliers of a graph
    * can never both apply the same events. The commit does not wait for the WAL flush (see below).
    * `json` encodes the rows' public JSON: the graph's own encoder, or a new one (encodes all).
@@ -142,7 +141,6 @@ export class ApplyRepository extends Repository {
     head: AppliedHead,
     appliedAt: number,
     activeBefore: ActiveBefore | null,
-    notices: NoticeInsert[] = [],
     json = new AppliedJsonEncoder(graphId),
   ): Promise<boolean> {
     const rows = appliedRows(graphId, applied, appliedAt, activeBefore, json);
@@ -177,7 +175,6 @@ export class ApplyRepository extends Repository {
             as c(node_no, on_no, started_seq, ended_seq, ended)
           where w.graph_id = ${graphId} and w.node_no = c.node_no and w.on_no = c.on_no
             and w.started_seq = c.started_seq and ${advanced}),
-        new_notices as (${insertRowsSql('notices', NOTICE_COLUMNS, notices, advanced)}),
         applied_inbox as (
           delete from inbox where graph_id = ${graphId} and seq <= ${head.appliedSeq} and ${advanced})
       select (select count(*)::int from advanced) as advanced,
@@ -189,13 +186,15 @@ export class ApplyRepository extends Repository {
   }
 
   /**
-   * Makes the transaction that holds commitIfCurrent wait for the WAL flush after all: a run that
-   * made notices is published (streams, webhooks) only once it cannot be lost to a crash, since a
-   * notice applied again would get another id.
+   * Returns once every commit made before it is on disk, those of commitIfCurrent included (they
+   * do not wait for the WAL flush): a transactional WAL message committed with the session's
+   * synchronous commit flushes the WAL up to its own commit record, which follows theirs. A run
+   * that made notices is published (streams, webhooks) only after it, since a notice applied again
+   * after a crash would get another id.
    */
   @GenerateSql({ params: [] })
-  async commitDurably(): Promise<void> {
-    await sql`select set_config('synchronous_commit', 'on', true)`.execute(this.db);
+  async flushCommitted(): Promise<void> {
+    await sql`select pg_logical_emit_message(true, 'graph-history', 'flush')`.execute(this.db);
   }
 
   /**

@@ -2,6 +2,8 @@ import { Insertable, sql } from 'kysely';
 import { NoticesTable } from '../schema';
 import { Repository } from './repository';
 import { GenerateSql } from '../sql-text/generate-sql';
+import { NOTICE_COLUMNS } from './apply-columns';
+import { insertRowsSql } from './insert-rows';
 
 /** A notice row as the apply writes it (its number reserved, its body sealed). */
 export type NoticeInsert = Insertable<NoticesTable>;
@@ -37,12 +39,35 @@ export class NoticeRepository extends Repository {
   @GenerateSql({ params: [1, 2] })
   async reserveNumbers(accountId: number, count: number): Promise<number[]> {
     if (count === 0) return [];
-    await sql`select pg_advisory_xact_lock(${NOTICE_LOCK_CLASS}, ${accountId % 2 ** 31}::int)`.execute(
+    // the numbers are drawn only once the lock is held: each output row needs the locked row
+    const { rows } = await sql<{ n: string }>`with
+      locked as materialized (
+        select pg_advisory_xact_lock(${NOTICE_LOCK_CLASS}, ${accountId % 2 ** 31}::int))
+      select nextval('notices_notice_no_seq') as n from locked, generate_series(1, ${count})`.execute(
       this.db,
     );
-    const { rows } = await sql<{ n: string }>`select nextval('notices_notice_no_seq') as n
-      from generate_series(1, ${count})`.execute(this.db);
     return rows.map((r) => Number(r.n));
+  }
+
+  /** Writes notices numbered by reserveNumbers, in its transaction. */
+  @GenerateSql({
+    params: [
+      [
+        {
+          account_id: 1,
+          notice_no: 1,
+          graph_id: 1,
+          node_no: 1,
+          seq: 1,
+          type: 'node.failed',
+          created: 1_000,
+          body: '{}',
+        },
+      ],
+    ],
+  })
+  async insert(rows: NoticeInsert[]): Promise<void> {
+    await insertRowsSql('notices', NOTICE_COLUMNS, rows).execute(this.db);
   }
 
   /**
