@@ -1,4 +1,10 @@
-import { AuthenticationError, GraphHistory, type Notice } from '@graph-history/client';
+import {
+  AuthenticationError,
+  GraphHistory,
+  type Notice,
+  type NoticeStreamItem,
+} from '@graph-history/client';
+import { createDb, NoticeRepository } from '@graph-history/db';
 import { type IssuedKey, Services } from '../conformance/support/services';
 import { noticeRun, NOTICE_RUN_NOTICES } from '../support/notice-events';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -30,15 +36,20 @@ describe('client: notices', () => {
   const running = new Set<AbortController>();
   afterEach(() => running.forEach((stop) => stop.abort()));
 
-  function collect(options: Parameters<GraphHistory['notices']['stream']>[0] = {}) {
+  function collect(
+    options: Parameters<GraphHistory['notices']['stream']>[0] = {},
+    reader: GraphHistory = client,
+  ) {
     const items: Notice[] = [];
+    const gaps: NoticeStreamItem[] = [];
     const stop = new AbortController();
     running.add(stop);
     const done = (async () => {
-      for await (const n of client.notices.stream({ ...options, signal: stop.signal }))
-        items.push(n);
+      for await (const n of reader.notices.stream({ ...options, signal: stop.signal }))
+        if (n.object === 'notice') items.push(n);
+        else gaps.push(n);
     })();
-    return { items, done, stop };
+    return { items, gaps, done, stop };
   }
 
   it('lists notices newest first, paging through them, with filters', async () => {
@@ -109,6 +120,40 @@ describe('client: notices', () => {
     stop.abort();
     await done;
     expect(items.map((n) => [n.graph_id, n.type])).toEqual([['gph_cl-f', 'node.failed']]);
+  }, 60_000);
+
+  it('yields a gap where notices were dropped before it read them, then the oldest kept on', async () => {
+    const own = await s.createKey('notices-gap');
+    const reader = new GraphHistory({ apiKey: own.key, baseUrl: s.apiBaseUrl });
+    await sendRun('cl-gap-a', own);
+    await sendRun('cl-gap-b', own);
+    const all = (await reader.notices.list({ limit: 100 }).toArray({ limit: 100 })).reverse();
+    expect(all).toHaveLength(10);
+    const db = createDb(s.databaseUrl, { max: 1 });
+    try {
+      const graph = await db
+        .selectFrom('graphs')
+        .select('graph_id')
+        .where('graph_key', '=', 'cl-gap-b')
+        .executeTakeFirstOrThrow();
+      expect(await new NoticeRepository(db).trimAccountOf(graph.graph_id, 4)).toBe(6);
+    } finally {
+      await db.destroy();
+    }
+    const { items, gaps, done, stop } = collect({ after: all[2]!.id }, reader);
+    await waitUntil('the kept notices', async () => items.length >= 4);
+    await new Promise((r) => setTimeout(r, 300));
+    stop.abort();
+    await done;
+    expect(gaps).toEqual([
+      {
+        object: 'notice_gap',
+        after: all[2]!.id,
+        first_notice_id: all[6]!.id,
+        last_notice_id: all[9]!.id,
+      },
+    ]);
+    expect(items.map((n) => n.id)).toEqual(all.slice(6).map((n) => n.id));
   }, 60_000);
 
   it('ends with an AuthenticationError once its key is revoked', async () => {

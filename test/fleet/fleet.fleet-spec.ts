@@ -352,7 +352,7 @@ describe('fleet', () => {
       const it = client.notices.stream({ graph: 'gph_fsse-notices', signal: abort.signal });
       reading.push(
         (async () => {
-          for await (const n of it) got.push(n.id);
+          for await (const n of it) got.push(n.object === 'notice' ? n.id : n.object);
         })(),
       );
     };

@@ -11,7 +11,7 @@ export {
 } from './errors.js';
 export type { RetentionGap, FollowItem, FollowOptions } from './follow/follow-events.js';
 export type { StreamOptions } from './stream/stream-events.js';
-export type { NoticeStreamOptions } from './stream/stream-notices.js';
+export type { NoticeGap, NoticeStreamItem, NoticeStreamOptions } from './stream/stream-notices.js';
 export type { FetchLike, FetchResponse } from './http/fetch-like.js';
 export type { RetryOptions } from './http/retry-policy.js';
 export type { RequestOptions } from './http/transport.js';

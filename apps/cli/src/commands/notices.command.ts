@@ -4,7 +4,7 @@ import { NOTICE_TYPES } from '@graph-history/domain';
 import { CliError } from '../cli-error';
 import { CliIo, write } from '../io';
 import { execForNotice } from '../read/notice-exec';
-import { noticeLine } from '../read/notice-line';
+import { noticeGapLine, noticeLine } from '../read/notice-line';
 import { graphIdOf, READ_OPTIONS, ReadOptions, readClient, reading } from '../read/read-client';
 import { integerIn } from './option-parsers';
 
@@ -65,8 +65,11 @@ export function registerNoticesCommand(program: Command, io: CliIo): void {
         const onSignal = () => stop.abort();
         process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
         try {
-          for await (const n of client.notices.stream({ ...filters, signal: stop.signal }))
-            await show(n);
+          for await (const n of client.notices.stream({ ...filters, signal: stop.signal })) {
+            if (n.object === 'notice_gap')
+              await write(io.stdout, `${opts.json ? JSON.stringify(n) : noticeGapLine(n)}\n`);
+            else await show(n);
+          }
         } finally {
           process.removeListener('SIGINT', onSignal).removeListener('SIGTERM', onSignal);
         }

@@ -1,10 +1,14 @@
-import { noticeSummary, type Notice } from '@graph-history/client';
+import { noticeSummary, type Notice, type NoticeGap } from '@graph-history/client';
 
 const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
 /** One readable line per notice: time, type, graph, what it says, the link to the moment. */
 export const noticeLine = (n: Notice): string =>
   [time(n.created), n.type.padEnd(19), n.graph_id, noticeSummary(n), n.url].join('  ');
+
+/** The line where notices were dropped before the stream could read them. */
+export const noticeGapLine = (gap: NoticeGap): string =>
+  `-- notices after ${gap.after} were dropped before they could be read (an account keeps its newest); resuming at ${gap.first_notice_id} --`;
 
 /** The GH_NOTICE_* variables a `--exec` command gets (the notice JSON comes on stdin). */
 export const noticeEnv = (n: Notice): Record<string, string> => ({

@@ -1,7 +1,11 @@
 import { NOTICE_LIST, queryString } from '../http/query.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import { PageList } from '../pagination/page-list.js';
-import { streamNotices, type NoticeStreamOptions } from '../stream/stream-notices.js';
+import {
+  streamNotices,
+  type NoticeStreamItem,
+  type NoticeStreamOptions,
+} from '../stream/stream-notices.js';
 import type { NoticeListParams } from '../types/params.js';
 import type { Notice } from '../types/resources.js';
 import { noticeFilterQuery } from './notice-filter.js';
@@ -24,9 +28,10 @@ export class Notices {
 
   /**
    * The account's notice stream (Server-Sent Events): each new notice once and in order,
-   * reconnecting with the last notice id, until `signal` aborts or the loop breaks.
+   * reconnecting with the last notice id, until `signal` aborts or the loop breaks; a NoticeGap
+   * where notices were dropped before they could be read.
    */
-  stream(options: NoticeStreamOptions = {}): AsyncGenerator<Notice, void, undefined> {
+  stream(options: NoticeStreamOptions = {}): AsyncGenerator<NoticeStreamItem, void, undefined> {
     return streamNotices(this.transport, options);
   }
 }
