@@ -1,0 +1,112 @@
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import type { Pool, PoolClient, QueryResult as PgResult } from 'pg';
+import type { Db } from './connection';
+
+/** A compiled query that runs as the named prepared statement `name` (see named). */
+export interface NamedQuery extends CompiledQuery {
+  readonly name: string;
+}
+
+/**
+ * `query` as the named prepared statement `name`: on a Db of createDb, each connection has
+ * Postgres parse, analyze and plan it once, then runs it with each call's parameters, in or out
+ * of a transaction. Its SQL text must be the same on every call (only its parameters vary): pg
+ * refuses a second text under one name on a connection. Any other Db runs it unnamed.
+ */
+export const named = (
+  name: string,
+  query: { sql: string; parameters: readonly unknown[] },
+): NamedQuery => ({ ...CompiledQuery.raw(query.sql, query.parameters as unknown[]), name });
+
+/** The rows of `query` run as the named statement `name` on `db` (see named). */
+export const executeNamed = <R>(
+  db: Db,
+  name: string,
+  query: { compile(db: Db): CompiledQuery<R> },
+): Promise<R[]> => db.executeQuery<R>(named(name, query.compile(db))).then((r) => r.rows);
+
+const isNamed = (query: CompiledQuery): query is NamedQuery => 'name' in query;
+
+const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/** A pooled pg client that sends a NamedQuery with its name, anything else as an unnamed query. */
+class NamedStatementConnection implements DatabaseConnection {
+  constructor(readonly client: PoolClient) {}
+
+  /** A `then` on pg's promise, not an async function: one promise turn less per statement. */
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const values = query.parameters as unknown[];
+    const sent: Promise<PgResult> = isNamed(query)
+      ? this.client.query({ name: query.name, text: query.sql, values })
+      : this.client.query(query.sql, values);
+    return sent.then(({ command, rowCount, rows }) => ({
+      numAffectedRows: AFFECTING.has(command) ? BigInt(rowCount ?? 0) : undefined,
+      rows: (rows ?? []) as R[],
+    }));
+  }
+
+  streamQuery(): never {
+    throw new Error('Streaming queries are not supported: read in pages.');
+  }
+}
+
+/**
+ * Kysely's Postgres driver but for the connections it hands out (NamedStatementConnection) and
+ * where they come from: `pool()` at each acquisition, the pool of the moment (see PooledDb).
+ */
+class NamedStatementDriver implements Driver {
+  constructor(
+    private readonly pool: () => Pool,
+    private readonly end: () => Promise<void>,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new NamedStatementConnection(await this.pool().connect());
+  }
+
+  async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    const access = settings.accessMode ? ` ${settings.accessMode}` : '';
+    await conn.executeQuery(CompiledQuery.raw(`start transaction${isolation}${access}`));
+  }
+
+  async commitTransaction(conn: DatabaseConnection): Promise<void> {
+    await conn.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
+    await conn.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    (conn as NamedStatementConnection).client.release();
+  }
+
+  destroy(): Promise<void> {
+    return this.end();
+  }
+}
+
+/** Kysely's Postgres dialect on `driver`. */
+export const postgresDialect = (driver: Driver): Dialect => ({
+  createAdapter: () => new PostgresAdapter(),
+  createDriver: () => driver,
+  createIntrospector: (db) => new PostgresIntrospector(db),
+  createQueryCompiler: () => new PostgresQueryCompiler(),
+});
+
+/** The dialect of PooledDb: statements on connections of `pool()`, named ones as named. */
+export const namedStatementDialect = (pool: () => Pool, end: () => Promise<void>): Dialect =>
+  postgresDialect(new NamedStatementDriver(pool, end));
