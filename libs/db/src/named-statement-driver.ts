@@ -65,6 +65,9 @@ class NamedStatementConnection implements DatabaseConnection {
  * where they come from: `pool()` at each acquisition, the pool of the moment (see PooledDb).
  */
 class NamedStatementDriver implements Driver {
+  /** One connection per pg client, as Kysely's driver keeps: Kysely tracks each it is handed. */
+  private readonly connections = new WeakMap<PoolClient, NamedStatementConnection>();
+
   constructor(
     private readonly pool: () => Pool,
     private readonly end: () => Promise<void>,
@@ -73,7 +76,11 @@ class NamedStatementDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new NamedStatementConnection(await this.pool().connect());
+    const client = await this.pool().connect();
+    let connection = this.connections.get(client);
+    if (!connection)
+      this.connections.set(client, (connection = new NamedStatementConnection(client)));
+    return connection;
   }
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
