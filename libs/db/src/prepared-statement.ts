@@ -7,7 +7,8 @@ import {
   type RawBuilder,
 } from 'kysely';
 import type { Db } from './connection';
-import { named, postgresDialect } from './named-statement-driver';
+import { named } from './named-statement';
+import { postgresDialect } from './named-statement-driver';
 import type { Database } from './schema';
 
 /** Compiles queries to SQL text; it never connects. */

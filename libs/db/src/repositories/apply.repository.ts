@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppliedEvent, StoredGraphCounts, WatchEvent } from '@graph-history/domain';
-import { executeNamed } from '../named-statement-driver';
+import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
 import { AppliedJsonEncoder } from './applied-json';
 import { ActiveBefore, appliedRows } from './applied-rows';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Db } from '../connection';
-import { executeNamed } from '../named-statement-driver';
+import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
 import { GenerateSql } from '../sql-text/generate-sql';
 

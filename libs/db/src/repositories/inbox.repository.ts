@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { WatchEvent } from '@graph-history/domain';
 import { GraphKeyOwner, graphOwner } from './graph-owner';
-import { executeNamed } from '../named-statement-driver';
+import { executeNamed } from '../named-statement';
 import { Repository } from './repository';
 import { arrayLiteral } from './array-literal';
 import { insertRowsSql } from './insert-rows';
