@@ -4,10 +4,9 @@ import {
   BatchedStatement,
   batchRows,
   createDb,
-  currentPool,
   Database,
+  NamedQuery,
   pgArg,
-  poolOf,
   PreparedStatement,
   ReplicaRouting,
 } from '@graph-history/db';
@@ -109,7 +108,7 @@ describe('PreparedStatement', () => {
 
   it('batches the calls made together into one statement, each answered by its own row', async () => {
     const db = createDb(t.url, { max: 2 });
-    const query = jest.spyOn(poolOf(db)!, 'query');
+    const query = jest.spyOn(db, 'executeQuery');
     try {
       const got = await Promise.all(calls.map((c) => halves.load(db, c)));
       expect(got.map((r) => r && r.half)).toEqual([2, null, 5, 4]);
@@ -126,19 +125,31 @@ describe('PreparedStatement', () => {
 
   it('batches only the calls of one graph together when the scope is a graph', async () => {
     const db = createDb(t.url, { max: 2, batchScope: 'graph' });
-    const query = jest.spyOn(poolOf(db)!, 'query');
+    const query = jest.spyOn(db, 'executeQuery');
     try {
       const got = await Promise.all(calls.map((c) => halves.load(db, c)));
       expect(got.map((r) => r && r.half)).toEqual([2, null, 5, 4]);
       // graphs 1 (two calls), 2 and 3
       expect(query).toHaveBeenCalledTimes(3);
-      const sent = query.mock.calls.map(
-        ([c]) => c as unknown as { name: string; values: unknown[] },
-      );
+      const sent = query.mock.calls.map(([c]) => c as NamedQuery);
       expect(sent.map((c) => c.name)).toEqual(Array(3).fill('gh_test_halves_1g'));
-      expect(sent.map((c) => c.values)).toEqual([[[4, 10]], [[3]], [[8]]]);
+      expect(sent.map((c) => c.parameters)).toEqual([[[4, 10]], [[3]], [[8]]]);
     } finally {
       query.mockRestore();
+      await db.destroy();
+    }
+  });
+
+  it('runs each call alone, prepared, on a Db that is no pool of its own (a transaction)', async () => {
+    const db = createDb(t.url, { max: 1 });
+    try {
+      await db.transaction().execute(async (trx) => {
+        const got = await Promise.all(calls.slice(0, 2).map((c) => halves.load(trx, c)));
+        expect(got.map((r) => r && r.half)).toEqual([2, null]);
+        const { rows } = await sql`select name from pg_prepared_statements`.execute(trx);
+        expect(rows).toEqual([{ name: 'gh_test_halves' }]);
+      });
+    } finally {
       await db.destroy();
     }
   });
@@ -147,25 +158,22 @@ describe('PreparedStatement', () => {
     const primary = createDb(t.url, { max: 1 });
     const routing = new ReplicaRouting(primary, [t.url], { max: 1 });
     const [replica] = routing.replicas;
+    const onReplica = <T>(read: () => Promise<T>) => routing.run(replica!, read);
     try {
-      expect(currentPool(routing.db)).toBe(poolOf(primary));
-      expect(routing.run(replica!, () => currentPool(routing.db))).toBe(poolOf(replica!));
-      expect(routing.run(primary, () => currentPool(routing.db))).toBe(poolOf(primary));
-      const query = jest.spyOn(poolOf(replica!)!, 'query');
-      expect(await routing.run(replica!, () => doubled.rows(routing.db, { x: 2 }))).toEqual([
-        { n: 4 },
-      ]);
-      expect(query).toHaveBeenCalledTimes(1);
+      expect(routing.db.pool()).toBe(primary.pool());
+      expect(routing.run(replica!, () => routing.db.pool())).toBe(replica!.pool());
+      expect(routing.run(primary, () => routing.db.pool())).toBe(primary.pool());
+      const connected = jest.spyOn(replica!.pool(), 'connect');
+      const elsewhere = jest.spyOn(primary.pool(), 'connect');
+      expect(await onReplica(() => doubled.rows(routing.db, { x: 2 }))).toEqual([{ n: 4 }]);
+      const halved = onReplica(() => Promise.all(calls.map((c) => halves.load(routing.db, c))));
+      expect((await halved).map((r) => r && r.half)).toEqual([2, null, 5, 4]);
+      // one connection for the read, one for the batch of four calls
+      expect(connected).toHaveBeenCalledTimes(2);
+      expect(elsewhere).not.toHaveBeenCalled();
     } finally {
       await routing.close();
       await primary.destroy();
     }
-  });
-
-  it('refuses a second statement under a name already used', () => {
-    expect(
-      () =>
-        new PreparedStatement('gh_test_doubled', {}, (db) => db.selectNoFrom(sql.lit(1).as('n'))),
-    ).toThrow(/gh_test_doubled/);
   });
 });

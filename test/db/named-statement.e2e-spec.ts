@@ -5,7 +5,7 @@ import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const doubled = (n: number) => sql<{ n: number }>`select ${n}::int * 2 as n`;
 
-/** Statements run by executeNamed are prepared once per connection of a createDb pool. */
+/** Statements run by executeNamed are prepared once per connection of a createDb Db. */
 describe('executeNamed', () => {
   let t: TestDatabase;
 
@@ -25,6 +25,13 @@ describe('executeNamed', () => {
       expect(await executeNamed(conn, 'gh_test_doubled', doubled(2))).toEqual([{ n: 4 }]);
       expect(await executeNamed(conn, 'gh_test_doubled', doubled(21))).toEqual([{ n: 42 }]);
       expect(await prepared(conn)).toEqual([{ name: 'gh_test_doubled', calls: 2 }]);
+    });
+  });
+
+  it('runs prepared inside a transaction, on the transaction’s connection', async () => {
+    await t.db.transaction().execute(async (trx) => {
+      expect(await executeNamed(trx, 'gh_test_in_trx', doubled(3))).toEqual([{ n: 6 }]);
+      expect(await prepared(trx)).toContainEqual({ name: 'gh_test_in_trx', calls: 1 });
     });
   });
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDb, Db, DbOptions } from '@graph-history/db';
+import { createDb, DbOptions, PooledDb } from '@graph-history/db';
 import { TEMPLATE_DB, TEST_DB_PREFIX, withDatabase } from './database-url';
 
 export interface TestDatabase {
   url: string;
-  db: Db;
+  db: PooledDb;
   drop(): Promise<void>;
 }
 

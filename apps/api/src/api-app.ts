@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'nestjs-pino';
-import { ReplicaRouting } from '@graph-history/db';
+import { PooledDb, ReplicaRouting } from '@graph-history/db';
 import { ErrorEnvelopeFilter, fastifySetup } from '@graph-history/http';
 import { ApiModule, ApiModuleOptions } from './api.module';
 import { refuseOtherMethods } from './http/read-only-methods';
@@ -14,7 +14,9 @@ import { VIEWER_FORM_PATHS } from './viewer/viewer-form-paths';
 import { ReplicaReads } from './replicas/replica-reads';
 
 /** The read API as a Nest application, initialised but not listening (main, tests and benches). */
-export async function createApiApp(options: ApiModuleOptions): Promise<NestFastifyApplication> {
+export async function createApiApp(
+  options: ApiModuleOptions & { db: PooledDb },
+): Promise<NestFastifyApplication> {
   const docBase = publicBaseUrl(options.config);
   const http = fastifySetup({ docBase, config: options.config });
   const adapter = new FastifyAdapter(http.adapterOptions);

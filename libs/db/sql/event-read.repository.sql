@@ -26,6 +26,7 @@ where
   and "seq" = $2
 
 -- EventReadRepository.facts
+/* statement gh_event_facts */
 select
   "p"."i",
   "e"."seq",
@@ -99,6 +100,7 @@ order by
   "s"."seq" asc
 
 -- EventReadRepository.pageJson
+/* statement gh_events_text_asc */
 select
   concat(
     "s"."seq",
@@ -161,6 +163,7 @@ order by
   "s"."seq" asc
 
 -- EventReadRepository.pageJson (desc)
+/* statement gh_events_text_desc */
 select
   concat(
     "s"."seq",
@@ -223,6 +226,7 @@ order by
   "s"."seq" desc
 
 -- EventReadRepository.pageWithNodes
+/* statement gh_events_with_nodes_asc */
 select
   "s"."seq",
   "s"."type",
@@ -360,6 +364,7 @@ order by
   "s"."seq" asc
 
 -- EventReadRepository.pageJsonWithNodes
+/* statement gh_events_text_with_nodes_asc */
 select
   concat(
     "s"."seq",

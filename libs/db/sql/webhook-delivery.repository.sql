@@ -186,7 +186,7 @@ returning
   e.previous_secret_until
 
 -- WebhookDeliveryRepository.recordAttempt
-begin
+start transaction
 
 -- WebhookDeliveryRepository.recordAttempt
 select

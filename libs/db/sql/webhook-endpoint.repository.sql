@@ -48,7 +48,7 @@ where
   "endpoint_id" = $3
 
 -- WebhookEndpointRepository.enable
-begin
+start transaction
 
 -- WebhookEndpointRepository.enable
 update "webhook_endpoints"

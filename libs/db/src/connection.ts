@@ -1,7 +1,6 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Pool, PoolConfig, types, type CustomTypesConfig } from 'pg';
-import { nameMarkedStatements } from './named-statement';
-import { BatchScope, registerPool } from './prepared-statement';
+import { BatchScope, PooledDb } from './pooled-db';
 import { Database } from './schema';
 
 /**
@@ -36,7 +35,7 @@ const logConnectionLost = (err: Error): void => {
   );
 };
 
-export function createDb(connectionString: string, options: DbOptions = {}): Db {
+export function createDb(connectionString: string, options: DbOptions = {}): PooledDb {
   const { onConnectionLost = logConnectionLost, batchScope = 'database', ...pool } = options;
   const pgPool = new Pool({
     connectionString,
@@ -48,10 +47,11 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
     ...pool,
   });
   reportLostConnections(pgPool, onConnectionLost);
-  nameMarkedStatements(pgPool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
-  registerPool(db, pgPool, { batchScope });
-  return db;
+  return new PooledDb(
+    () => pgPool,
+    batchScope,
+    () => pgPool.end(),
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ export * from './connection-errors';
 export * from './writer-session';
 export * from './prepared-statement';
 export * from './named-statement';
+export * from './pooled-db';
 export * from './batched-statement';
 export { batchRows } from './repositories/unnest-rows';
 export * from './migrate';

@@ -1,38 +1,25 @@
-import { CompiledQuery, type RawBuilder } from 'kysely';
-import type { Pool, PoolClient } from 'pg';
+import { CompiledQuery } from 'kysely';
 import type { Db } from './connection';
 
-const MARK = '/* statement ';
-const MARK_END = ' */';
+/** A compiled query that runs as the named prepared statement `name` (see named). */
+export interface NamedQuery extends CompiledQuery {
+  readonly name: string;
+}
 
 /**
- * Runs `query` as the named prepared statement `name`: Postgres parses, analyzes and plans it once
- * per connection instead of on every call (for the apply's commit, a large statement, that was a
- * tenth of Postgres's CPU per applied event). The query's SQL text must be the same on every call
- * (only its parameters vary): pg refuses a second text under one name. Kysely passes no statement
- * name to pg, so the name travels in a leading comment that the pools of createDb read (see
- * nameMarkedStatements); on another Db the comment is only a comment and the query runs unnamed.
+ * `query` as the named prepared statement `name`: on a Db of createDb, each connection has
+ * Postgres parse, analyze and plan it once, then runs it with each call's parameters, in or out
+ * of a transaction. Its SQL text must be the same on every call (only its parameters vary): pg
+ * refuses a second text under one name on a connection. Any other Db runs it unnamed.
  */
-export function executeNamed<R>(db: Db, name: string, query: RawBuilder<R>): Promise<R[]> {
-  const { sql, parameters } = query.compile(db);
-  return db
-    .executeQuery<R>(CompiledQuery.raw(`${MARK}${name}${MARK_END}\n${sql}`, [...parameters]))
-    .then((result) => result.rows);
-}
+export const named = (
+  name: string,
+  query: { sql: string; parameters: readonly unknown[] },
+): NamedQuery => ({ ...CompiledQuery.raw(query.sql, query.parameters as unknown[]), name });
 
-type Query = PoolClient['query'];
-
-/** Makes each client of `pool` send a query marked by executeNamed as its named statement. */
-export function nameMarkedStatements(pool: Pool): void {
-  pool.on('connect', (client) => {
-    const query = client.query as (...args: unknown[]) => unknown;
-    client.query = function (this: PoolClient, ...args: unknown[]) {
-      const [text, values] = args;
-      if (typeof text === 'string' && text.startsWith(MARK)) {
-        const name = text.slice(MARK.length, text.indexOf(MARK_END, MARK.length));
-        return query.call(this, { name, text, values });
-      }
-      return query.apply(this, args);
-    } as Query;
-  });
-}
+/** The rows of `query` run as the named statement `name` on `db` (see named). */
+export const executeNamed = <R>(
+  db: Db,
+  name: string,
+  query: { compile(db: Db): CompiledQuery<R> },
+): Promise<R[]> => db.executeQuery<R>(named(name, query.compile(db))).then((r) => r.rows);

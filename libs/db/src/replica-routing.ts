@@ -1,9 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Kysely, PostgresDialect } from 'kysely';
-import type { Pool } from 'pg';
-import { createDb, Db, DbOptions } from './connection';
-import { batchScopeOf, poolOf, registerPool } from './prepared-statement';
-import { Database } from './schema';
+import { createDb, DbOptions } from './connection';
+import { PooledDb } from './pooled-db';
 
 /**
  * One Db over a primary and its streaming replicas: each async context (a request) reads from the
@@ -11,31 +8,25 @@ import { Database } from './schema';
  * checks of how far each has replayed.
  */
 export class ReplicaRouting {
-  readonly db: Db;
-  readonly replicas: Db[];
-  private readonly chosen = new AsyncLocalStorage<Pool>();
+  readonly db: PooledDb;
+  readonly replicas: PooledDb[];
+  private readonly chosen = new AsyncLocalStorage<PooledDb>();
 
   constructor(
-    readonly primary: Db,
+    readonly primary: PooledDb,
     replicaUrls: string[],
     options: DbOptions = {},
   ) {
-    this.replicas = replicaUrls.map((url) =>
-      createDb(url, { batchScope: batchScopeOf(primary), ...options }),
-    );
-    const current = () => this.chosen.getStore() ?? poolOf(primary)!;
-    const routed = {
-      connect: () => current().connect(),
-      query: (...args: unknown[]) => (current().query as (...a: unknown[]) => unknown)(...args),
-      end: async () => undefined, // each Db is closed by its owner (close())
-    } as unknown as Pool;
-    this.db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: routed }) });
-    registerPool(this.db, routed, { current, batchScope: batchScopeOf(primary) });
+    const { batchScope } = primary;
+    this.replicas = replicaUrls.map((url) => createDb(url, { batchScope, ...options }));
+    // each Db is closed by its owner (close())
+    const current = () => (this.chosen.getStore() ?? primary).pool();
+    this.db = new PooledDb(current, batchScope, async () => undefined);
   }
 
   /** Runs `fn` (and everything it starts) reading from `db`: the primary or one of `replicas`. */
-  run<T>(db: Db, fn: () => T): T {
-    return this.chosen.run(poolOf(db)!, fn);
+  run<T>(db: PooledDb, fn: () => T): T {
+    return this.chosen.run(db, fn);
   }
 
   /** Closes the replicas' pools (the primary's belongs to whoever made it). */

@@ -4,6 +4,7 @@ import {
   createDb,
   Db,
   DbOptions,
+  PooledDb,
   isConnectionError,
   migrateToLatest,
   resolveDatabaseUrl,
@@ -11,7 +12,7 @@ import {
 } from '@graph-history/db';
 
 /** The service's database (the embedded one when DATABASE_URL is unset), migrated to the latest. */
-export async function openMigratedDb(config: Config, options: DbOptions = {}): Promise<Db> {
+export async function openMigratedDb(config: Config, options: DbOptions = {}): Promise<PooledDb> {
   const db = createDb(await resolveDatabaseUrl(config), options);
   try {
     await migrateToLatest(db);
@@ -29,7 +30,7 @@ export async function openMigratedDb(config: Config, options: DbOptions = {}): P
 export async function openMigratedDbOnceReachable(
   config: Config,
   options: DbOptions = {},
-): Promise<Db> {
+): Promise<PooledDb> {
   for (let waiting = false; ; waiting = true) {
     try {
       return await openMigratedDb(config, options);

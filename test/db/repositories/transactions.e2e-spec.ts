@@ -1,4 +1,4 @@
-import { AccountRepository, Transactions } from '@graph-history/db';
+import { AccountRepository, Db, Transactions } from '@graph-history/db';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 /** Transactions: a service's writes commit together, and join a transaction the caller holds. */
@@ -17,8 +17,7 @@ describe('Transactions', () => {
   const exists = async (name: string) =>
     (await t.db.selectFrom('accounts').select('name').where('name', '=', name).execute()).length ===
     1;
-  const create = (name: string) => (trx: typeof t.db) =>
-    new AccountRepository(trx).findOrCreate(name, 1);
+  const create = (name: string) => (trx: Db) => new AccountRepository(trx).findOrCreate(name, 1);
 
   it('commits when the function resolves and rolls back when it throws', async () => {
     await transactions.run(create('committed'));

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Db, GraphProgress, ReplicaProgressRepository, ReplicaRouting } from '@graph-history/db';
+import {
+  GraphProgress,
+  PooledDb,
+  ReplicaProgressRepository,
+  ReplicaRouting,
+} from '@graph-history/db';
 import { ReadNeed, readNeed } from './read-need';
 
 const STEP_MS = 20;
@@ -7,7 +12,7 @@ const HEALTH_EVERY_MS = 500;
 const HEALTH_TIMEOUT_MS = 300;
 
 interface Replica {
-  db: Db;
+  db: PooledDb;
   progress: ReplicaProgressRepository;
   healthy: boolean;
 }
@@ -61,7 +66,7 @@ export class ReplicaReads {
     return this.routing.run(db, read);
   }
 
-  async choose(url: string): Promise<Db> {
+  async choose(url: string): Promise<PooledDb> {
     const need = readNeed(url);
     if (need.kind === 'primary') return this.routing.primary;
     const replica = this.pick();
