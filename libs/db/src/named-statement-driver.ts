@@ -12,9 +12,15 @@ import {
 import type { Pool, PoolClient, QueryResult as PgResult } from 'pg';
 import type { NamedQuery } from './named-statement';
 
-const isNamed = (query: CompiledQuery): query is NamedQuery => 'name' in query;
+export const isNamed = (query: CompiledQuery): query is NamedQuery => 'name' in query;
 
 const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/** Kysely's result of what pg answered. */
+export const resultOf = <R>({ command, rowCount, rows }: PgResult): QueryResult<R> => ({
+  numAffectedRows: AFFECTING.has(command) ? BigInt(rowCount ?? 0) : undefined,
+  rows: (rows ?? []) as R[],
+});
 
 /** A pooled pg client that sends a NamedQuery with its name, anything else as an unnamed query. */
 class NamedStatementConnection implements DatabaseConnection {
@@ -26,10 +32,7 @@ class NamedStatementConnection implements DatabaseConnection {
     const sent: Promise<PgResult> = isNamed(query)
       ? this.client.query({ name: query.name, text: query.sql, values })
       : this.client.query(query.sql, values);
-    return sent.then(({ command, rowCount, rows }) => ({
-      numAffectedRows: AFFECTING.has(command) ? BigInt(rowCount ?? 0) : undefined,
-      rows: (rows ?? []) as R[],
-    }));
+    return sent.then((result) => resultOf<R>(result));
   }
 
   streamQuery(): never {
