@@ -9,6 +9,7 @@ import {
 } from './support/codex-facts';
 import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
+import { expectEachStateChangeOnce } from './support/state-changes';
 
 /**
  * The Codex adapter on each set of rollouts (test/fixtures/codex*, each with its README): hand-made
@@ -103,21 +104,8 @@ describe.each(CODEX_SETS)('Codex rollouts $name', ({ root }) => {
     }
   });
 
-  it('sends each state change once: no status repeats the state and summary before it', () => {
-    const last = new Map<string, string>();
-    for (const e of events) {
-      if (e.type === 'session.started' || e.type === 'agent.spawned') last.set(e.node, 'working');
-      if (e.type !== 'status') continue;
-      const said = `${e.payload.state}:${e.payload.summary ?? ''}`;
-      expect([e.key, last.get(e.node)]).not.toEqual([e.key, said]);
-      if (e.payload.summary === undefined) {
-        expect([e.key, last.get(e.node)?.split(':')[0]]).not.toEqual([e.key, e.payload.state]);
-      }
-      if (e.payload.state === 'idle') {
-        expect([e.key, last.get(e.node)?.split(':')[0]]).not.toEqual([e.key, 'idle']);
-      }
-      last.set(e.node, said);
-    }
+  it('sends each state change once: no status repeats the state before it', () => {
+    expectEachStateChangeOnce(events);
   });
 
   it('raises attention on an approval request and clears it when the command goes on', () => {
