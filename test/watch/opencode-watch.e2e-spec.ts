@@ -10,6 +10,7 @@ import type { TokenCounts } from '@graph-history/domain';
 import { captureIo } from './support/capture-io';
 import { type ApiNode, LiveStack } from './support/live-stack';
 import {
+  OPENCODE_RECORDED,
   buildOpencodeDb,
   opencodeRows,
   rootOf,
@@ -187,6 +188,59 @@ describe('watch over an opencode database, read back through the API', () => {
         return JSON.stringify(usageOf(node)) === JSON.stringify(expected) ? node : undefined;
       });
 
+      const again = await watch('--dir', folder, '--from-start');
+      expect(again).toMatch(/0 new, \d+ already there/);
+      expect(again).not.toMatch(/[1-9]\d* new/);
+    } finally {
+      writer.close();
+    }
+  }, 180_000);
+
+  it('a database opencode 1.18.33 wrote itself: each session and sub-agent, its state, times and tokens', async () => {
+    const rows = opencodeRows(OPENCODE_RECORDED);
+    const folder = join(suite.tmp, 'opencode-recorded');
+    mkdirSync(folder, { recursive: true });
+    const writer = buildOpencodeDb(join(folder, 'opencode.db'), rows, OPENCODE_RECORDED);
+    try {
+      await watch('--dir', folder);
+      const keys = new ProjectGraphKeys(join(suite.tmp, 'data'));
+      for (const root of rows.sessions.filter((s) => !s.parent_id)) {
+        const graph = await keys.keyFor(claudeProjectName(root.directory));
+        const own = rows.sessions.filter((s) => rootOf(rows, s.id) === root.id);
+        const nodes = await suite.stack.until('the sessions, settled', async () => {
+          const all = await suite.stack.nodes(graph);
+          return all.length === own.length && all.every((n) => n.state !== 'working')
+            ? all
+            : undefined;
+        });
+        const byId = new Map(nodes.map((n) => [n.id, n]));
+        for (const s of own) {
+          const node = nodes.find(
+            (n) => n.provider_ref === (s.parent_id ? `${root.id}/${s.id}` : s.id),
+          )!;
+          expect([s.id, node.kind, node.created, usageOf(node)]).toEqual([
+            s.id,
+            s.parent_id ? 'agent' : 'session',
+            s.time_created,
+            opencodeSum(opencodeMessages(rows.messages, s.id)),
+          ]);
+          if (!s.parent_id) {
+            expect([s.id, node.state, node.title]).toEqual([s.id, 'idle', s.title]);
+            continue;
+          }
+          const call = rows.parts.find(
+            (p) =>
+              (p.data['state'] as { metadata?: { sessionId?: string } } | undefined)?.metadata
+                ?.sessionId === s.id,
+          )!.data['state'] as { input: Record<string, string>; time: { end: number } };
+          expect([
+            byId.get(node.parent_id!)!.provider_ref,
+            node.agent_type,
+            node.state,
+            node.ended,
+          ]).toEqual([s.parent_id, call.input['subagent_type'], 'completed', call.time.end]);
+        }
+      }
       const again = await watch('--dir', folder, '--from-start');
       expect(again).toMatch(/0 new, \d+ already there/);
       expect(again).not.toMatch(/[1-9]\d* new/);
