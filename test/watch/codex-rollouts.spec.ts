@@ -104,6 +104,30 @@ describe.each(CODEX_SETS)('Codex rollouts $name', ({ root }) => {
     }
   });
 
+  it('reports each thread’s tokens once: they add up to its last token_count total, less a fork’s copy', () => {
+    type Usage = { input_tokens: number; output_tokens: number };
+    const totalOf = (l: Line | undefined): number => {
+      const t = (l?.payload['info'] as { total_token_usage?: Usage } | null)?.total_token_usage;
+      return t ? t.input_tokens + t.output_tokens : 0;
+    };
+    const lastCount = (lines: Line[]) =>
+      [...lines].reverse().find((l) => l.payload['type'] === 'token_count' && l.payload['info']);
+    for (const f of facts.values()) {
+      const reported = events
+        .filter((e) => e.type === 'usage.reported' && e.node === refOf(f.id))
+        .reduce((sum, e) => {
+          const u = e.payload as {
+            input_tokens: number;
+            cache_read_tokens?: number;
+            output_tokens: number;
+          };
+          return sum + u.input_tokens + (u.cache_read_tokens ?? 0) + u.output_tokens;
+        }, 0);
+      const copied = totalOf(lastCount(f.lines.slice(0, f.copyEnd ?? 0)));
+      expect([f.id, reported]).toEqual([f.id, totalOf(lastCount(f.lines)) - copied]);
+    }
+  });
+
   it('sends each state change once: no status repeats the state before it', () => {
     expectEachStateChangeOnce(events);
   });
