@@ -44,6 +44,13 @@ describe('watch over an opencode database, read back through the API', () => {
     return io.out();
   }
 
+  /** The graph's nodes once it holds `count` of them and none is still working. */
+  const settled = (graph: string, count: number): Promise<ApiNode[]> =>
+    suite.stack.until('the sessions, settled', async () => {
+      const all = await suite.stack.nodes(graph);
+      return all.length === count && all.every((n) => n.state !== 'working') ? all : undefined;
+    });
+
   it('sessions and their sub-agent sessions, then rows opencode writes while it runs', async () => {
     const rows = opencodeRows();
     const folder = join(suite.tmp, 'opencode');
@@ -62,12 +69,7 @@ describe('watch over an opencode database, read back through the API', () => {
         (s) =>
           rows.sessions.find((r) => r.id === rootOf(rows, s.id))!.directory === '/home/dev/shop',
       );
-      const nodes = await suite.stack.until('the shop’s sessions, settled', async () => {
-        const all = await suite.stack.nodes(shop);
-        return all.length === inShop.length && all.every((n) => n.state !== 'working')
-          ? all
-          : undefined;
-      });
+      const nodes = await settled(shop, inShop.length);
       const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
       const byId = new Map(nodes.map((n) => [n.id, n]));
       for (const s of inShop) {
@@ -207,12 +209,7 @@ describe('watch over an opencode database, read back through the API', () => {
       for (const root of rows.sessions.filter((s) => !s.parent_id)) {
         const graph = await keys.keyFor(claudeProjectName(root.directory));
         const own = rows.sessions.filter((s) => rootOf(rows, s.id) === root.id);
-        const nodes = await suite.stack.until('the sessions, settled', async () => {
-          const all = await suite.stack.nodes(graph);
-          return all.length === own.length && all.every((n) => n.state !== 'working')
-            ? all
-            : undefined;
-        });
+        const nodes = await settled(graph, own.length);
         const byId = new Map(nodes.map((n) => [n.id, n]));
         for (const s of own) {
           const node = nodes.find(
@@ -327,12 +324,7 @@ describe('watch over an opencode database, read back through the API', () => {
     const inShop = rows.sessions.filter(
       (s) => rows.sessions.find((r) => r.id === rootOf(rows, s.id))!.directory === '/home/dev/shop',
     );
-    const nodes = await suite.stack.until('the shop’s sessions, settled', async () => {
-      const all = await suite.stack.nodes(graph);
-      return all.length === inShop.length && all.every((n) => n.state !== 'working')
-        ? all
-        : undefined;
-    });
+    const nodes = await settled(graph, inShop.length);
     const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
     for (const s of inShop) {
       const node = byRef.get(s.parent_id ? `${rootOf(rows, s.id)}/${s.id}` : s.id)!;
