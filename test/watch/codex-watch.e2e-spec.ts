@@ -7,15 +7,21 @@ import { createProgram } from '@graph-history/cli/cli';
 import { ProjectGraphKeys } from '@graph-history/cli/watch/project-graph-keys';
 import { claudeProjectName } from '@graph-history/cli/watch/projects';
 import { captureIo } from './support/capture-io';
-import { CODEX_FIXTURES, codexFacts, rootOf } from './support/codex-facts';
+import {
+  CODEX_FIXTURES,
+  CODEX_SETS,
+  type ThreadFacts,
+  codexFacts,
+  rootOf,
+} from './support/codex-facts';
 import { FIXTURES } from './support/fixture-lines';
 import { LiveStack } from './support/live-stack';
 
 /**
- * `watch --once --provider codex` over the Codex fixtures (hand-made from Codex's types, see
- * test/fixtures/codex/README.md) into the built ingestor, read back through the read API; then a
- * Claude Code session of the same project, which lands in the same graph. Expected values are read
- * from the raw rollouts.
+ * `watch --once --provider codex` over each set of Codex rollouts (hand-made from Codex's types,
+ * written by Codex itself, real: see the READMEs under test/fixtures/codex*) into the built
+ * ingestor, read back through the read API; then a Claude Code session of the same project, which
+ * lands in the same graph. Expected values are read from the raw rollouts.
  */
 describe('watch --once over Codex rollouts, read back through the API', () => {
   const suite = LiveStack.forSuite('watch-codex');
@@ -32,72 +38,70 @@ describe('watch --once over Codex rollouts, read back through the API', () => {
     return io.out();
   }
 
-  it('one graph per project; sessions and sub-agents at their parent, with Codex’s states and times', async () => {
-    const sessions = join(suite.tmp, 'codex', 'sessions');
-    cpSync(CODEX_FIXTURES, sessions, { recursive: true });
-    const out = await watch('--provider', 'codex', '--dir', sessions);
-    const roots = [...facts.values()].filter((f) => f.parentId === undefined);
-    const agents = [...facts.values()].filter((f) => f.parentId !== undefined);
-    const cwds = new Set(roots.map((f) => f.cwd));
-    expect(out).toContain(
-      `Codex: found ${roots.length} sessions (${agents.length} sub-agents) in ${cwds.size} projects under ${sessions}.`,
-    );
-
-    const keys = new ProjectGraphKeys(join(suite.tmp, 'data'));
-    for (const cwd of cwds) {
-      const graph = await keys.keyFor(claudeProjectName(cwd));
-      const threads = [...facts.values()].filter(
-        (f) => facts.get(rootOf(facts, f.id))!.cwd === cwd,
+  it.each(CODEX_SETS)(
+    'one graph per project; sessions and sub-agents at their parent, with Codex’s states and times ($name)',
+    async ({ root }) => {
+      const facts = codexFacts(root);
+      const sessions = join(suite.tmp, 'codex', root.split('/').slice(-2, -1)[0]!, 'sessions');
+      cpSync(root, sessions, { recursive: true });
+      const out = await watch('--provider', 'codex', '--dir', sessions);
+      const roots = [...facts.values()].filter((f) => f.parentId === undefined);
+      const agents = [...facts.values()].filter((f) => f.parentId !== undefined);
+      const cwds = new Set(roots.map((f) => f.cwd));
+      expect(out).toContain(
+        `Codex: found ${roots.length} sessions (${agents.length} sub-agents) in ${cwds.size} projects under ${sessions}.`,
       );
-      const nodes = await suite.stack.until('every node', async () => {
-        const all = await suite.stack.nodes(graph);
-        // the sessions' idle is the last event of each graph: once there, all is applied
-        const idle = all.filter((n) => n.kind === 'session' && n.state === 'idle');
-        return all.length === threads.length &&
-          idle.length === roots.filter((r) => r.cwd === cwd).length
-          ? all
-          : undefined;
-      });
-      const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
-      const byId = new Map(nodes.map((n) => [n.id, n]));
-      for (const f of threads) {
-        const root = rootOf(facts, f.id);
-        const node = byRef.get(root === f.id ? f.id : `${root}/${f.id}`)!;
-        expect(node).toBeDefined();
-        expect([f.id, node.kind, node.created]).toEqual([
-          f.id,
-          f.parentId === undefined ? 'session' : 'agent',
-          f.metaTs,
-        ]);
-        if (f.parentId === undefined) {
-          expect([f.id, node.parent_id, node.state]).toEqual([f.id, null, 'idle']);
-          continue;
-        }
-        const parent = byId.get(node.parent_id!)!;
-        expect([f.id, parent.provider_ref.split('/').pop()]).toEqual([f.id, f.parentId]);
-        const end = [...f.lines]
-          .reverse()
-          .find((l) => /^(task_complete|turn_aborted)$/.test(String(l.payload['type'])))!;
-        expect([f.id, node.state, node.agent_type]).toEqual([
-          f.id,
-          end.payload['type'] === 'task_complete' ? 'completed' : 'canceled',
-          f.role ?? 'default',
-        ]);
-        expect(f.timestamps.has(node.ended!)).toBe(true);
-      }
-      const events = await suite.stack.events(graph);
-      expect(events.length).toBeGreaterThan(threads.length * 2);
-      for (const e of events) {
-        const id = byId.get(e.node_id)!.provider_ref.split('/').pop()!;
-        expect([e.type, facts.get(id)!.timestamps.has(e.created)]).toEqual([e.type, true]);
-      }
-    }
 
-    // Read again: nothing new is sent.
-    const again = await watch('--provider', 'codex', '--dir', sessions, '--from-start');
-    expect(again).toMatch(/0 new, \d+ already there/);
-    expect(again).not.toMatch(/[1-9]\d* new/);
-  }, 180_000);
+      const keys = new ProjectGraphKeys(join(suite.tmp, 'data'));
+      for (const cwd of cwds) {
+        const graph = await keys.keyFor(claudeProjectName(cwd));
+        const threads = [...facts.values()].filter(
+          (f) => facts.get(rootOf(facts, f.id))!.cwd === cwd,
+        );
+        const refOf = (f: ThreadFacts) => {
+          const session = rootOf(facts, f.id);
+          return session === f.id ? f.id : `${session}/${f.id}`;
+        };
+        const nodes = await suite.stack.until('every node, in its last state', async () => {
+          const all = await suite.stack.nodes(graph);
+          const settled = threads.every(
+            (f) => all.find((n) => n.provider_ref === refOf(f))?.state === f.state,
+          );
+          return all.length === threads.length && settled ? all : undefined;
+        });
+        const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
+        const byId = new Map(nodes.map((n) => [n.id, n]));
+        for (const f of threads) {
+          const node = byRef.get(refOf(f))!;
+          expect([f.id, node.kind, node.created]).toEqual([
+            f.id,
+            f.parentId === undefined ? 'session' : 'agent',
+            f.metaTs,
+          ]);
+          if (f.parentId === undefined) {
+            expect([f.id, node.parent_id]).toEqual([f.id, null]);
+            continue;
+          }
+          const parent = byId.get(node.parent_id!)!;
+          expect([f.id, parent.provider_ref.split('/').pop()]).toEqual([f.id, f.parentId]);
+          expect([f.id, node.agent_type]).toEqual([f.id, f.role ?? 'default']);
+          expect(f.timestamps.has(node.ended!)).toBe(true);
+        }
+        const events = await suite.stack.events(graph);
+        expect(events.length).toBeGreaterThan(threads.length * 2);
+        for (const e of events) {
+          const id = byId.get(e.node_id)!.provider_ref.split('/').pop()!;
+          expect([e.type, facts.get(id)!.timestamps.has(e.created)]).toEqual([e.type, true]);
+        }
+      }
+
+      // Read again: nothing new is sent.
+      const again = await watch('--provider', 'codex', '--dir', sessions, '--from-start');
+      expect(again).toMatch(/0 new, \d+ already there/);
+      expect(again).not.toMatch(/[1-9]\d* new/);
+    },
+    180_000,
+  );
 
   it('a Claude Code session of the same project shares the Codex sessions’ graph', async () => {
     const shop = [...facts.values()].find(

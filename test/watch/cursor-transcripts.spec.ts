@@ -2,6 +2,7 @@ import { type SourceLine, cursorAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
 import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
+import { expectEachStateChangeOnce } from './support/state-changes';
 import { cursorFacts, transcriptFiles } from './support/cursor-facts';
 
 /**
@@ -32,6 +33,10 @@ describe('Cursor transcripts', () => {
 
   it('gives a valid stream: every event accepted, keys unique', () => {
     expectValidStream(events);
+  });
+
+  it('sends each state change once: no status repeats the state before it', () => {
+    expectEachStateChangeOnce(events);
   });
 
   it('makes the session’s transcript a session and each sub-agent an agent under it, dated by its file', () => {

@@ -2,6 +2,7 @@ import { type SourceLine, geminiAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
 import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
+import { expectEachStateChangeOnce } from './support/state-changes';
 import {
   GEMINI_FIXTURES,
   GEMINI_RECORDED_FIXTURES,
@@ -38,6 +39,10 @@ describe.each(FIXTURE_SETS)('Gemini CLI chats ($name)', ({ root, project }) => {
 
   it('gives a valid stream: every event accepted, keys unique', () => {
     expectValidStream(events);
+  });
+
+  it('sends each state change once: no status repeats the state before it', () => {
+    expectEachStateChangeOnce(events);
   });
 
   it('makes each main chat a session and each sub-agent an agent under the chat that called it', () => {
@@ -114,5 +119,30 @@ describe.each(FIXTURE_SETS)('Gemini CLI chats ($name)', ({ root, project }) => {
   it('property: any prefix of each chat file, arriving in any order, gives a valid stream, the same on re-read', () => {
     const files = chatFiles(project, root);
     expectAnyArrivalValid(files, convert, 60);
+  });
+});
+
+describe('Gemini CLI chats, crafted lines', () => {
+  it('puts a session idle once when two answers without tool calls follow each other', () => {
+    const id = 'c0ffee00-7b41-4c8e-9d2a-5e6f70811a01';
+    const [file] = geminiAdapter.detect([`chats/session-2026-03-02T10-00-${id.slice(0, 8)}.jsonl`]);
+    const at = (s: number) => new Date(Date.UTC(2026, 2, 2, 10, 0, s)).toISOString();
+    const records = [
+      { sessionId: id, projectHash: 'x', startTime: at(0), lastUpdated: at(0), kind: 'main' },
+      { id: 'u1', timestamp: at(1), type: 'user', content: [{ text: 'Is the build green?' }] },
+      { id: 'g1', timestamp: at(2), type: 'gemini', content: 'Yes.' },
+      { id: 'g2', timestamp: at(3), type: 'gemini', content: 'All 12 checks passed.' },
+    ];
+    const out = convert(
+      records.map((r, i) => ({ file: file!, lineNo: i + 1, text: JSON.stringify(r) })),
+    );
+    expectValidStream(out);
+    expect(out.filter((e) => e.type === 'status').map((e) => e.payload)).toEqual([
+      { state: 'working', summary: 'Is the build green?' },
+      { state: 'idle', summary: 'Yes.' },
+    ]);
+    expect(out.filter((e) => e.type === 'activity').map((e) => e.payload)).toEqual([
+      { summary: 'All 12 checks passed.' },
+    ]);
   });
 });

@@ -2,31 +2,35 @@ import { type SourceLine, opencodeAdapter } from '@graph-history/adapters';
 import type { WatchEvent } from '@graph-history/domain';
 import { convertChunks, expectAnyArrivalValid } from './support/chunked-convert';
 import { expectValidStream, nodeOf, replay } from './support/graph-replay';
-import { opencodeRows, rootOf, rowFiles } from './support/opencode-fixture';
+import { expectEachStateChangeOnce } from './support/state-changes';
+import { OPENCODE_SETS, opencodeRows, rootOf, rowFiles } from './support/opencode-fixture';
 
 /**
- * The opencode adapter on rows shaped by opencode's own schema (test/fixtures/opencode, hand-made:
- * see its README), as `watch` copies them out of the database. Expected values are read from the
- * raw rows.
+ * The opencode adapter on each set of rows (test/fixtures/opencode*, each with its README): hand-made
+ * after opencode's schema, and written by opencode itself; as `watch` copies them out of the
+ * database. Expected values are read from the raw rows.
  */
 const convert = (...chunks: SourceLine[][]): WatchEvent[] => convertChunks(opencodeAdapter, chunks);
 
-const rows = opencodeRows();
-const files = rowFiles(rows);
-const refOf = (id: string) => (rootOf(rows, id) === id ? id : `${rootOf(rows, id)}/${id}`);
-const taskOf = (child: string) =>
-  rows.parts.find(
-    (p) =>
-      p.data['tool'] === 'task' &&
-      (p.data['state'] as { metadata: { sessionId?: string } }).metadata.sessionId === child,
-  )!;
-
-describe('opencode rows', () => {
+describe.each(OPENCODE_SETS)('opencode rows $name', ({ root }) => {
+  const rows = opencodeRows(root);
+  const files = rowFiles(rows);
+  const refOf = (id: string) => (rootOf(rows, id) === id ? id : `${rootOf(rows, id)}/${id}`);
+  const taskOf = (child: string) =>
+    rows.parts.find(
+      (p) =>
+        p.data['tool'] === 'task' &&
+        (p.data['state'] as { metadata: { sessionId?: string } }).metadata.sessionId === child,
+    )!;
   const events = convert(files.flat());
   const state = replay(events);
 
   it('gives a valid stream: every event accepted, keys unique', () => {
     expectValidStream(events);
+  });
+
+  it('sends each state change once: no status repeats the state before it', () => {
+    expectEachStateChangeOnce(events);
   });
 
   it('makes each session a node: a child session an agent under its parent, run by its task call', () => {

@@ -10,6 +10,7 @@ import type { TokenCounts } from '@graph-history/domain';
 import { captureIo } from './support/capture-io';
 import { type ApiNode, LiveStack } from './support/live-stack';
 import {
+  OPENCODE_RECORDED,
   buildOpencodeDb,
   opencodeRows,
   rootOf,
@@ -43,6 +44,13 @@ describe('watch over an opencode database, read back through the API', () => {
     return io.out();
   }
 
+  /** The graph's nodes once it holds `count` of them and none is still working. */
+  const settled = (graph: string, count: number): Promise<ApiNode[]> =>
+    suite.stack.until('the sessions, settled', async () => {
+      const all = await suite.stack.nodes(graph);
+      return all.length === count && all.every((n) => n.state !== 'working') ? all : undefined;
+    });
+
   it('sessions and their sub-agent sessions, then rows opencode writes while it runs', async () => {
     const rows = opencodeRows();
     const folder = join(suite.tmp, 'opencode');
@@ -61,12 +69,7 @@ describe('watch over an opencode database, read back through the API', () => {
         (s) =>
           rows.sessions.find((r) => r.id === rootOf(rows, s.id))!.directory === '/home/dev/shop',
       );
-      const nodes = await suite.stack.until('the shop’s sessions, settled', async () => {
-        const all = await suite.stack.nodes(shop);
-        return all.length === inShop.length && all.every((n) => n.state !== 'working')
-          ? all
-          : undefined;
-      });
+      const nodes = await settled(shop, inShop.length);
       const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
       const byId = new Map(nodes.map((n) => [n.id, n]));
       for (const s of inShop) {
@@ -195,6 +198,54 @@ describe('watch over an opencode database, read back through the API', () => {
     }
   }, 180_000);
 
+  it('a database opencode 1.18.33 wrote itself: each session and sub-agent, its state, times and tokens', async () => {
+    const rows = opencodeRows(OPENCODE_RECORDED);
+    const folder = join(suite.tmp, 'opencode-recorded');
+    mkdirSync(folder, { recursive: true });
+    const writer = buildOpencodeDb(join(folder, 'opencode.db'), rows, OPENCODE_RECORDED);
+    try {
+      await watch('--dir', folder);
+      const keys = new ProjectGraphKeys(join(suite.tmp, 'data'));
+      for (const root of rows.sessions.filter((s) => !s.parent_id)) {
+        const graph = await keys.keyFor(claudeProjectName(root.directory));
+        const own = rows.sessions.filter((s) => rootOf(rows, s.id) === root.id);
+        const nodes = await settled(graph, own.length);
+        const byId = new Map(nodes.map((n) => [n.id, n]));
+        for (const s of own) {
+          const node = nodes.find(
+            (n) => n.provider_ref === (s.parent_id ? `${root.id}/${s.id}` : s.id),
+          )!;
+          expect([s.id, node.kind, node.created, usageOf(node)]).toEqual([
+            s.id,
+            s.parent_id ? 'agent' : 'session',
+            s.time_created,
+            opencodeSum(opencodeMessages(rows.messages, s.id)),
+          ]);
+          if (!s.parent_id) {
+            expect([s.id, node.state, node.title]).toEqual([s.id, 'idle', s.title]);
+            continue;
+          }
+          const call = rows.parts.find(
+            (p) =>
+              (p.data['state'] as { metadata?: { sessionId?: string } } | undefined)?.metadata
+                ?.sessionId === s.id,
+          )!.data['state'] as { input: Record<string, string>; time: { end: number } };
+          expect([
+            byId.get(node.parent_id!)!.provider_ref,
+            node.agent_type,
+            node.state,
+            node.ended,
+          ]).toEqual([s.parent_id, call.input['subagent_type'], 'completed', call.time.end]);
+        }
+      }
+      const again = await watch('--dir', folder, '--from-start');
+      expect(again).toMatch(/0 new, \d+ already there/);
+      expect(again).not.toMatch(/[1-9]\d* new/);
+    } finally {
+      writer.close();
+    }
+  }, 180_000);
+
   it('live: a row opencode commits wakes the watch (its folder is watched, not polled)', async () => {
     const rows = opencodeRows();
     const folder = join(suite.tmp, 'opencode-live');
@@ -273,12 +324,7 @@ describe('watch over an opencode database, read back through the API', () => {
     const inShop = rows.sessions.filter(
       (s) => rows.sessions.find((r) => r.id === rootOf(rows, s.id))!.directory === '/home/dev/shop',
     );
-    const nodes = await suite.stack.until('the shop’s sessions, settled', async () => {
-      const all = await suite.stack.nodes(graph);
-      return all.length === inShop.length && all.every((n) => n.state !== 'working')
-        ? all
-        : undefined;
-    });
+    const nodes = await settled(graph, inShop.length);
     const byRef = new Map(nodes.map((n) => [n.provider_ref, n]));
     for (const s of inShop) {
       const node = byRef.get(s.parent_id ? `${rootOf(rows, s.id)}/${s.id}` : s.id)!;

@@ -100,6 +100,17 @@ export class NodeEmitter {
     return true;
   }
 
+  /** A turn's end: `status idle` once; another end while idle only updates the headline. */
+  idle(memo: NodeMemo, summary?: string): void {
+    if (memo.state !== 'idle') {
+      this.send(
+        'status',
+        memo,
+        summary === undefined ? { state: 'idle' } : { state: 'idle', summary },
+      );
+    } else if (summary !== undefined) this.send('activity', memo, { summary });
+  }
+
   /** A status, unless the node is in that state already. */
   status(memo: NodeMemo, state: NodeState, summary?: string): void {
     if (memo.state === state && summary === undefined) return;
@@ -138,4 +149,5 @@ export function pushCreation(
     source: eventSource(source.provider, source.adapter, memo.version),
   } as WatchEvent);
   memo.lastEventAt = Math.max(memo.lastEventAt, created);
+  memo.state = 'working'; // the state ingest gives a created node
 }

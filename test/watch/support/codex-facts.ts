@@ -2,7 +2,18 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { SourceLine, TranscriptFile } from '@graph-history/adapters';
 
-export const CODEX_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'codex', 'sessions');
+const fixtures = (name: string): string =>
+  join(__dirname, '..', '..', 'fixtures', name, 'sessions');
+
+/** Rollouts hand-made after Codex's types (test/fixtures/codex). */
+export const CODEX_FIXTURES = fixtures('codex');
+
+/** Every set of rollouts the Codex tests read, each with its README beside it. */
+export const CODEX_SETS = [
+  { name: 'hand-made after Codex’s types', root: CODEX_FIXTURES },
+  { name: 'written by codex 0.171.0 itself', root: fixtures('codex-recorded') },
+  { name: 'real (madshn/localpush, redacted)', root: fixtures('codex-real') },
+];
 
 /** What one rollout's raw lines say, read here without the adapter. */
 export interface ThreadFacts {
@@ -17,8 +28,17 @@ export interface ThreadFacts {
   forked: boolean;
   /** Every line's own time. */
   timestamps: Set<number>;
-  /** Line number of the end of a fork's copied history (the spawn call's output), if any. */
+  /** Each line's time, in file order. */
+  lineTs: number[];
+  /**
+   * Line number of the end of a fork's copied history, if any: the line before the one numbered
+   * `subagent_history_start_ordinal`, else the spawn call's output that closes the copy.
+   */
   copyEnd?: number;
+  /** The copy's end is that spawn call's output (older versions). */
+  copyEndsWithMarker: boolean;
+  /** The state the thread's last turn left it in. */
+  state: 'working' | 'idle' | 'completed' | 'canceled';
   lines: Array<{ type: string; payload: Record<string, unknown> }>;
 }
 
@@ -41,11 +61,16 @@ export function codexFacts(root = CODEX_FIXTURES): Map<string, ThreadFacts> {
     const meta = lines[0]!.payload;
     const spawn = (meta['source'] as { subagent?: { thread_spawn?: Record<string, unknown> } })
       ?.subagent?.thread_spawn;
-    const copyEnd = lines.findIndex(
+    const marker = lines.findIndex(
       (l) =>
         l.payload['type'] === 'function_call_output' &&
         String(l.payload['output']).includes('forked from your parent agent'),
     );
+    const ownFrom = meta['subagent_history_start_ordinal'];
+    const copyEnd =
+      typeof ownFrom === 'number'
+        ? lines.findIndex((l) => (l as { ordinal?: number }).ordinal === ownFrom) - 1
+        : marker;
     out.set(meta['id'] as string, {
       id: meta['id'] as string,
       file: relative(root, path),
@@ -61,11 +86,36 @@ export function codexFacts(root = CODEX_FIXTURES): Map<string, ThreadFacts> {
         : {}),
       forked: typeof meta['forked_from_id'] === 'string',
       timestamps: new Set(lines.map((l) => Date.parse(l.timestamp))),
+      lineTs: lines.map((l) => Date.parse(l.timestamp)),
       ...(copyEnd >= 0 ? { copyEnd: copyEnd + 1 } : {}),
+      copyEndsWithMarker: marker >= 0,
+      state: lastState(lines.slice(copyEnd + 1), spawn !== undefined),
       lines: lines.map(({ type, payload }) => ({ type, payload })),
     });
   }
   return out;
+}
+
+const TURN_MARKS = /^(task_started|user_message|item_completed|task_complete|turn_aborted)$/;
+
+/** Where a thread's own lines leave it: a turn's end (or start) as the last of them says. */
+function lastState(
+  lines: Array<{ type: string; payload: Record<string, unknown> }>,
+  agent: boolean,
+): ThreadFacts['state'] {
+  const last = [...lines]
+    .reverse()
+    .find(
+      (l) =>
+        l.type === 'event_msg' &&
+        TURN_MARKS.test(String(l.payload['type'])) &&
+        (l.payload['type'] !== 'item_completed' ||
+          (l.payload['item'] as { type?: string })?.type === 'UserMessage'),
+    );
+  const type = String(last?.payload['type']);
+  if (type === 'task_complete') return agent ? 'completed' : 'idle';
+  if (type === 'turn_aborted') return agent ? 'canceled' : 'idle';
+  return 'working';
 }
 
 /** The session a thread belongs to, from the raw parent links. */

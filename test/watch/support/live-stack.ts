@@ -24,6 +24,7 @@ export interface ApiNode {
   parent_id: string | null;
   spawn_call_id: string | null;
   agent_type: string | null;
+  title: string | null;
   attention: unknown;
 }
 

@@ -5,6 +5,15 @@ import Database from 'better-sqlite3';
 
 export const OPENCODE_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'opencode');
 
+/** Rows written by opencode 1.18.33 itself (test/fixtures/opencode-recorded, see its README). */
+export const OPENCODE_RECORDED = join(__dirname, '..', '..', 'fixtures', 'opencode-recorded');
+
+/** Every set of rows the opencode tests read: hand-made, and written by opencode itself. */
+export const OPENCODE_SETS = [
+  { name: 'hand-made after opencode’s schema', root: OPENCODE_FIXTURES },
+  { name: 'written by opencode 1.18.33 itself', root: OPENCODE_RECORDED },
+];
+
 export type Row = Record<string, unknown> & { id: string; time_updated: number };
 
 export interface OpencodeRows {
@@ -22,8 +31,8 @@ export interface OpencodeRows {
   parts: Array<Row & { session_id: string; message_id: string; data: Record<string, unknown> }>;
 }
 
-export function opencodeRows(): OpencodeRows {
-  return JSON.parse(readFileSync(join(OPENCODE_FIXTURES, 'rows.json'), 'utf8')) as OpencodeRows;
+export function opencodeRows(root = OPENCODE_FIXTURES): OpencodeRows {
+  return JSON.parse(readFileSync(join(root, 'rows.json'), 'utf8')) as OpencodeRows;
 }
 
 function insert(db: Database.Database, table: string, row: Record<string, unknown>): void {
@@ -40,10 +49,14 @@ function insert(db: Database.Database, table: string, row: Record<string, unknow
 }
 
 /** A database as opencode keeps it (WAL), with the fixture's rows; the writer stays open. */
-export function buildOpencodeDb(path: string, rows = opencodeRows()): Database.Database {
+export function buildOpencodeDb(
+  path: string,
+  rows = opencodeRows(),
+  root = OPENCODE_FIXTURES,
+): Database.Database {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.exec(readFileSync(join(OPENCODE_FIXTURES, 'schema.sql'), 'utf8'));
+  db.exec(readFileSync(join(root, 'schema.sql'), 'utf8'));
   writeRows(db, rows);
   return db;
 }

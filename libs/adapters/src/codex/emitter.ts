@@ -1,6 +1,4 @@
-import { type PayloadOf, type WatchEvent } from '@graph-history/domain';
-import { eventKey } from '../event-key';
-import { eventSource } from '../event-source';
+import { type WatchEvent } from '@graph-history/domain';
 import { type EmitterSource, NodeEmitter } from '../node-emitter';
 import type { RolloutLine } from './rollout-line';
 
@@ -13,7 +11,7 @@ export const CODEX_ACTIVITY_INTERVAL_MS = 15_000;
 
 const ADAPTER = { name: ADAPTER_NAME, version: ADAPTER_VERSION };
 
-const CODEX_SOURCE: EmitterSource = {
+export const CODEX_SOURCE: EmitterSource = {
   provider: PROVIDER,
   adapter: ADAPTER,
   activityIntervalMs: CODEX_ACTIVITY_INTERVAL_MS,
@@ -27,25 +25,3 @@ export type Emitter = NodeEmitter;
 
 export const emitterOfLine = (line: RolloutLine, ts: number, out: WatchEvent[]): Emitter =>
   NodeEmitter.ofLine(CODEX_SOURCE, line.fileId, line.lineNo, ts, out);
-
-type Creation =
-  | { type: 'session.started'; payload: PayloadOf<'session.started'> }
-  | { type: 'agent.spawned'; payload: PayloadOf<'agent.spawned'> };
-
-/** A node's creation, keyed `<ref>:started` / `<ref>:spawned` whichever line makes it. */
-export function pushCreation(
-  out: WatchEvent[],
-  ref: string,
-  creation: Creation,
-  created: number,
-  version: string | undefined,
-): void {
-  const suffix = creation.type === 'session.started' ? 'started' : 'spawned';
-  out.push({
-    key: eventKey(ref, suffix),
-    node: ref,
-    created,
-    ...creation,
-    source: eventSource(PROVIDER, ADAPTER, version),
-  } as WatchEvent);
-}

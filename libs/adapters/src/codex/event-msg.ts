@@ -48,23 +48,46 @@ function turnEnded(memo: ThreadMemo, p: Json, emit: Emitter): void {
   const done = text !== undefined ? { summary: text } : {};
   // A sub-agent's turn is its task: Codex reports it Completed (AgentStatus) when the turn ends.
   if (memo.depth) emit.send('ended', memo, { state: 'completed', ...done });
-  else emit.send('status', memo, { state: 'idle', ...done });
+  else emit.idle(memo, text);
 }
 
 function turnAborted(memo: ThreadMemo, p: Json, emit: Emitter): void {
   const reason = str(p['reason']) ?? 'interrupted';
   const text = reason === 'interrupted' ? 'Interrupted by the user.' : `Turn aborted (${reason}).`;
   if (memo.depth) emit.send('ended', memo, { state: 'canceled', summary: text });
-  else emit.send('status', memo, { state: 'idle', summary: text });
+  else emit.idle(memo, text);
 }
 
-function userMessage(memo: ThreadMemo, p: Json, emit: Emitter): void {
-  const text = summary(p['message']);
+function userMessage(memo: ThreadMemo, message: unknown, emit: Emitter): void {
+  const text = summary(message);
   if (text === undefined) return;
   if (!memo.titled && !memo.depth) {
     memo.titled = emit.send('title', memo, { title: cleanText(text, LIMITS.shortText) });
   }
+  if (memo.state === 'working' && memo.prompt === text) return;
+  memo.prompt = text;
   emit.send('status', memo, { state: 'working', summary: text });
+}
+
+/** The text of a turn item's `content` (`[{type: "text", text}]`). */
+function itemText(item: Json): string | undefined {
+  const content = Array.isArray(item['content']) ? item['content'].filter(isObject) : [];
+  const text = content.map((c) => str(c['text']) ?? '').join('');
+  return text === '' ? undefined : text;
+}
+
+/** An `item_completed` turn item (newer versions write these instead of the messages' events). */
+function itemCompleted(memo: ThreadMemo, item: Json, emit: Emitter): void {
+  switch (item['type']) {
+    case 'UserMessage':
+      userMessage(memo, itemText(item), emit);
+      return;
+    case 'AgentMessage':
+      emit.activity(memo, summary(itemText(item)));
+      return;
+    default:
+      emit.activity(memo);
+  }
 }
 
 /** Applies an `event_msg` line of a created node; false when its type is not used. */
@@ -96,7 +119,10 @@ export function routeEventMsg(_run: Run, memo: ThreadMemo, p: Json, emit: Emitte
       turnAborted(memo, p, emit);
       return true;
     case 'user_message':
-      userMessage(memo, p, emit);
+      userMessage(memo, p['message'], emit);
+      return true;
+    case 'item_completed':
+      if (isObject(p['item'])) itemCompleted(memo, p['item'], emit);
       return true;
     case 'agent_message':
       emit.activity(memo, summary(p['message']));

@@ -39,17 +39,30 @@ function route(run: Run, memo: ThreadMemo, line: RolloutLine): void {
   }
 }
 
-/** A line of a fork's copied history: skipped; the copy ends with the parent's spawn call output. */
+function endReplay(run: Run, memo: ThreadMemo, fileId: string): void {
+  memo.replay = 'done';
+  createWhenReady(run, fileId, route);
+}
+
+/**
+ * A line of a fork's copied history: skipped. The copy ends before the line numbered
+ * `subagent_history_start_ordinal` (newer versions), else with the parent's spawn call output.
+ */
 function readCopiedLine(run: Run, memo: ThreadMemo, line: RolloutLine): void {
   const p = line.payload;
+  const ownFrom = memo.meta?.ownFrom;
+  if (ownFrom !== undefined && line.ordinal !== undefined && line.ordinal >= ownFrom) {
+    endReplay(run, memo, line.fileId);
+    applyOwnLine(run, memo, line);
+    return;
+  }
   if (line.type === 'event_msg') noteCopiedTotals(memo, p);
   if (line.type === 'turn_context') noteTurnContext(memo, p);
   if (line.type !== 'response_item' || p['type'] !== 'function_call_output') return;
   if (!FORK_MARKER.test(outputText(p))) return;
-  memo.replay = 'done';
   const call = str(p['call_id']);
   if (memo.meta && call !== undefined) memo.meta.spawnCallId ??= call;
-  createWhenReady(run, line.fileId, route);
+  endReplay(run, memo, line.fileId);
 }
 
 function readSessionMeta(run: Run, memo: ThreadMemo, line: RolloutLine): void {
@@ -76,10 +89,12 @@ export function applyLine(run: Run, line: RolloutLine): void {
     readSessionMeta(run, memo, line);
     return;
   }
-  if (memo.replay === 'on') {
-    readCopiedLine(run, memo, line);
-    return;
-  }
+  if (memo.replay === 'on') readCopiedLine(run, memo, line);
+  else applyOwnLine(run, memo, line);
+}
+
+/** A thread's own line: applied, or held until the thread's node exists. */
+function applyOwnLine(run: Run, memo: ThreadMemo, line: RolloutLine): void {
   if (memo.ref === undefined) {
     if (memo.held.length < MAX_HELD_LINES) memo.held.push(line);
     else countSkipped(run.state, 'held-overflow');

@@ -1,6 +1,7 @@
 import { LIMITS } from '@graph-history/domain';
 import { getOwn, setOwn, deleteOwn } from '../own-record';
 import { cleanText, firstLine } from '../text';
+import { planTasks } from '../todo-list';
 import type { Emitter } from './emitter';
 import { callArguments, isObject, outputText, str } from './rollout-line';
 import type { Run } from './run';
@@ -58,6 +59,10 @@ function functionCall(run: Run, memo: ThreadMemo, p: Json, ts: number, emit: Emi
       ...(purpose !== undefined ? { purpose } : {}),
       ...(agentType !== undefined ? { agentType } : {}),
     });
+  }
+  if (name === 'update_plan' && Array.isArray(args['plan'])) {
+    emit.send('tasks.updated', memo, { tasks: planTasks(args) });
+    return;
   }
   if (WAIT_TOOLS.has(name) && callId !== undefined) {
     const on = waitedIds(args)

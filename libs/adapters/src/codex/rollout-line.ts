@@ -11,6 +11,8 @@ export interface RolloutLine extends TimedLine {
   /** `session_meta`, `turn_context`, `response_item`, `event_msg`, `compacted`, … */
   type: string;
   payload: Json;
+  /** The line's position in its thread's history (`ordinal`, newer versions). */
+  ordinal?: number;
 }
 
 export const isObject = (v: unknown): v is Json =>
@@ -39,6 +41,7 @@ export function parseRolloutLine(
     return { ok: false, message: 'not a rollout line ({timestamp, type, payload}); skipped' };
   }
   const time = typeof value['timestamp'] === 'string' ? Date.parse(value['timestamp']) : NaN;
+  const ordinal = value['ordinal'];
   return {
     ok: true,
     line: {
@@ -48,6 +51,7 @@ export function parseRolloutLine(
       lineNo,
       type: value['type'],
       payload: value['payload'],
+      ...(typeof ordinal === 'number' && Number.isInteger(ordinal) ? { ordinal } : {}),
     },
   };
 }

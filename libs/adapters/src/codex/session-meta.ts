@@ -28,6 +28,8 @@ export function readMeta(payload: Json, ts: number): ThreadMeta {
   if (role !== undefined) meta.role = role;
   const call = str(spawn?.['spawn_call_id']);
   if (call !== undefined) meta.spawnCallId = call;
+  const ownFrom = payload['subagent_history_start_ordinal'];
+  if (typeof ownFrom === 'number' && Number.isInteger(ownFrom)) meta.ownFrom = ownFrom;
   return meta;
 }
 

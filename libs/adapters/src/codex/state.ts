@@ -12,6 +12,8 @@ export interface ThreadMeta {
   role?: string;
   /** The parent's spawn call, when the rollout names it (or a fork's history reveals it). */
   spawnCallId?: string;
+  /** A fork's first own line (`subagent_history_start_ordinal`): the lines before are a copy. */
+  ownFrom?: number;
 }
 
 /** A `spawn_agent` call of a thread. */
@@ -47,6 +49,8 @@ export interface ThreadMemo {
   state?: NodeState;
   attention?: boolean;
   titled?: boolean;
+  /** The last user prompt: the same prompt written twice (event and item) puts it to work once. */
+  prompt?: string;
   lastEventAt: number;
   spawns: OwnRecord<SpawnCall>;
   /** Open `wait_agent` calls: the refs they wait on. */

@@ -1,7 +1,8 @@
 import { LIMITS, type LinkMethod, type PayloadOf } from '@graph-history/domain';
 import { getOwn } from '../own-record';
 import { cleanText } from '../text';
-import { pushCreation } from './emitter';
+import { pushCreation } from '../node-emitter';
+import { CODEX_SOURCE } from './emitter';
 import type { RolloutLine } from './rollout-line';
 import type { Run } from './run';
 import type { SpawnCall, ThreadMemo, ThreadMeta } from './state';
@@ -65,6 +66,9 @@ function agentPayload(
   };
 }
 
+const created = (memo: ThreadMemo): ThreadMemo & { ref: string } =>
+  memo as ThreadMemo & { ref: string };
+
 /**
  * Creates the node of thread `id` once it can be: a session as soon as its `session_meta` is read,
  * a sub-agent once its parent thread's node exists (and a fork's copied history is past). Then it
@@ -75,25 +79,23 @@ export function createWhenReady(run: Run, id: string, route: RouteLine): void {
   const meta = memo?.meta;
   if (!memo || !meta || memo.ref !== undefined || memo.replay === 'on') return;
   if (meta.parentId === undefined) {
-    pushCreation(
-      run.out,
-      id,
-      {
-        type: 'session.started',
-        payload: meta.cwd !== undefined ? { cwd: cleanText(meta.cwd, LIMITS.text) } : {},
-      },
-      meta.ts,
-      memo.version,
-    );
     Object.assign(memo, { ref: id, sessionRef: id, depth: 0 });
+    const payload = meta.cwd !== undefined ? { cwd: cleanText(meta.cwd, LIMITS.text) } : {};
+    pushCreation(
+      CODEX_SOURCE,
+      run.out,
+      created(memo),
+      { type: 'session.started', payload },
+      meta.ts,
+    );
   } else {
     const parent = getOwn(run.state.threads, meta.parentId);
     const placed = parent && roomyAncestor(run, parent);
     if (!parent || !placed) return;
-    const ref = `${placed.sessionRef}/${id}`;
     const payload = agentPayload(placed, parent, id, meta);
-    pushCreation(run.out, ref, { type: 'agent.spawned', payload }, meta.ts, memo.version);
+    const ref = `${placed.sessionRef}/${id}`;
     Object.assign(memo, { ref, sessionRef: placed.sessionRef, depth: (placed.depth ?? 0) + 1 });
+    pushCreation(CODEX_SOURCE, run.out, created(memo), { type: 'agent.spawned', payload }, meta.ts);
   }
   const held = memo.held;
   memo.held = [];

@@ -66,7 +66,7 @@ function turnEnded(run: Run, memo: TranscriptMemo, status: string, emit: NodeEmi
     emit.send('wait.ended', memo, { on: memo.waits.slice(0, LIMITS.refsPerWait) });
     memo.waits = [];
   }
-  emit.send('status', memo, { state: 'idle', ...withSummary });
+  emit.idle(memo, summary);
 }
 
 /** Applies one line of a created node. */

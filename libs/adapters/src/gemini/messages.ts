@@ -87,7 +87,7 @@ function firstRead(memo: ChatMemo, m: Json, emit: NodeEmitter): void {
     case 'gemini':
       // a session's answer without tool calls ends its turn; a sub-agent ends by its caller
       if (text !== undefined && !memo.depth && toolCallsOf(m).length === 0) {
-        emit.send('status', memo, { state: 'idle', summary: text });
+        emit.idle(memo, text);
       } else emit.activity(memo, text);
       return;
     case 'error':

@@ -50,13 +50,9 @@ function messageRow(run: Run, memo: SessionMemo, line: RowLine): void {
   }
   if (memo.depth) return; // a sub-agent ends with its task call
   const finish = str(info['finish']);
-  if (error) emit.send('status', memo, { state: 'idle', summary: errorText(error) });
-  else if (finish !== 'tool-calls' && finish !== 'unknown') {
-    emit.send('status', memo, {
-      state: 'idle',
-      ...(memo.lastText ? { summary: memo.lastText } : {}),
-    });
-  }
+  if (error) emit.idle(memo, errorText(error));
+  else if (finish !== 'tool-calls' && finish !== 'unknown')
+    emit.idle(memo, memo.lastText || undefined);
 }
 
 /** How a finished task call ends its sub-agent session, and its caller's wait on it. */
