@@ -1,5 +1,5 @@
 import type { ChangeEntry } from '../event';
-import { eventId, eventIdInOrder, nodeId } from '../ids';
+import { eventIdInOrder, nodeId } from '../ids';
 import { presentEvent, type ListedEvent } from '../public-event';
 import { inJsonbOrder } from './jsonb-order';
 
