@@ -67,7 +67,7 @@ export class GraphViewService {
     return this.config.STALE_AFTER_MS;
   }
 
-  /** The Graphs at their moments as JSON text (graphJson), their active working nodes counted where not yet. */
+  /** The Graphs at their moments as JSON text (graphJson), active working nodes counted if not yet. */
   async present(items: GraphAt[]): Promise<string[]> {
     const uncounted = items.filter(({ facts }) => facts.activeWorking === undefined);
     const counted = await this.nodes.countActiveWorking(
