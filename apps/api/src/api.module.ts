@@ -1,4 +1,5 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule, Params } from 'nestjs-pino';
 import { Config } from '@graph-history/config';
 import {
@@ -20,17 +21,14 @@ import { NodeExpander } from './expand/node-expander.service';
 import { GraphAccessService } from './graphs/graph-access.service';
 import { GraphIdCache } from './graphs/graph-id-cache.service';
 import { GraphListService } from './graphs/graph-list.service';
-import { GraphReadRoute } from './graphs/graph-read.route';
 import { GraphReadService } from './graphs/graph-read.service';
 import { GraphViewService } from './graphs/graph-view.service';
 import { GraphsController } from './graphs/graphs.controller';
 import { HomeController } from './home/home.controller';
 import { ApiAccess } from './http/api-access';
-import { ApiAccessGuard } from './http/api-access.guard';
-import { DirectReadRoutes } from './http/direct-read-routes';
+import { ReadRoutes } from './http/read-routes';
 import { NodeListService } from './nodes/node-list.service';
 import { NodeLookupService } from './nodes/node-lookup.service';
-import { NodeReadRoute } from './nodes/node-read.route';
 import { NodeReadService } from './nodes/node-read.service';
 import { NodePresenter } from './nodes/node.presenter';
 import { NodesController } from './nodes/nodes.controller';
@@ -93,6 +91,7 @@ export class ApiModule {
       imports: [
         CoreModule.forRoot(o.config, o.db, o.keysDb),
         LoggerModule.forRoot(logger(o.config.LOG_LEVEL)),
+        DiscoveryModule,
       ],
       controllers: [
         GraphsController,
@@ -130,10 +129,7 @@ export class ApiModule {
         { provide: ApiMetrics, useValue: new ApiMetrics() },
         ...rateLimitProviders(o.redisKeyPrefix ?? `${o.config.QUEUE_PREFIX}:`),
         ApiAccess,
-        ApiAccessGuard,
-        DirectReadRoutes,
-        GraphReadRoute,
-        NodeReadRoute,
+        ReadRoutes,
         MomentService,
         GraphAccessService,
         GraphIdCache,

@@ -1,8 +1,15 @@
-import type { Config } from '@graph-history/config';
-import { emptyCounts, eventId, type StoredGraphCounts } from '@graph-history/domain';
-import type { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-history/db';
-import type { CountedGraphAt } from './graph-json';
-import { GraphViewService } from './graph-view.service';
+import {
+  canonicalUsage,
+  emptyCounts,
+  eventId,
+  fieldOrder,
+  NODE_STATES,
+  PUBLIC_SCHEMAS,
+  type PublicGraph,
+  type StoredGraphCounts,
+} from '@graph-history/domain';
+import type { GraphRow } from '@graph-history/db';
+import { graphJson } from './graph-json';
 
 const counts = (by: Partial<StoredGraphCounts['by_state']>): StoredGraphCounts => ({
   nodes: 12,
@@ -27,79 +34,108 @@ const graph = (over: Partial<GraphRow>): GraphRow => ({
   ...over,
 });
 
-const at = (g: GraphRow, activeWorking: number, firstEventCreated: number | null = 5) => ({
-  graph: g,
-  moment: { seq: g.appliedSeq, eventId: eventId(g.graphId, g.appliedSeq), at: 9 },
-  facts: {
-    firstEventCreated,
-    counts: g.counts ?? emptyCounts(),
-    lastEvent: g.lastEvent,
-    activeWorking,
-  },
-});
+const PAGES = 'https://ex.com/a "b"/é\\/graphs/';
 
-const view = (publicUrl: string) =>
-  new GraphViewService(
-    { PUBLIC_URL: publicUrl, PORT: 3000, STALE_AFTER_MS: 300_000 } as Config,
-    {} as EventReadRepository,
-    { countActiveWorking: async () => [] } as unknown as NodeReadRepository,
-  );
+/** The Graph of `g` as of its newest event, read back from its JSON text. */
+const read = (g: GraphRow, activeWorking: number, firstEventCreated: number | null = 5) => {
+  const at = {
+    graph: g,
+    moment: { seq: g.appliedSeq, eventId: eventId(g.graphId, g.appliedSeq), at: 9 },
+    facts: { firstEventCreated, counts: g.counts ?? emptyCounts(), lastEvent: g.lastEvent },
+  };
+  return JSON.parse(
+    graphJson(at, activeWorking, JSON.stringify(PAGES).slice(1, -1)),
+  ) as PublicGraph;
+};
 
-/** The list's Graph JSON text is JSON.stringify of the Graph object, byte for byte. */
 describe('graphJson', () => {
-  const cases: CountedGraphAt[] = [
-    at(graph({}), 1),
-    at(graph({}), 7), // more active than working: stale stays 0
-    at(graph({ counts: counts({ canceled: 2, working: 4, failed: 1, input_required: 3 }) }), 0),
-    at(graph({ appliedSeq: 0, firstSeq: null, lastEvent: null, counts: null }), 0, null),
-    at(graph({ graphId: 123_456_789, appliedSeq: 1_679_616, firstSeq: 36 }), 2),
-    at(graph({ source: 'paste', graphKey: 'x' }), 0),
-    // usage read back from jsonb: keys in any order, a model without a price
-    at(
-      graph({
-        counts: {
-          ...counts({ working: 1 }),
-          usage: {
-            output_tokens: 5,
-            cost_usd: 0.25,
-            input_tokens: 7,
-            cache_creation_tokens: 3,
-            cache_read_tokens: 11,
-            by_model: {
-              'in-house': {
-                output_tokens: 1,
-                input_tokens: 1,
-                cache_read_tokens: 0,
-                cache_creation_tokens: 0,
-                cost_usd: null,
-              },
-              'claude-opus-4-5': {
-                cost_usd: 0.25,
-                input_tokens: 6,
-                output_tokens: 4,
-                cache_read_tokens: 11,
-                cache_creation_tokens: 3,
-              },
-            },
-          },
-        },
-      }),
-      0,
-    ),
-    at(
-      graph({
-        applyError: { seq: 2_001, message: 'event "k" (seq 2001): bad\n\u2028 é', since: 77 },
-      }),
-      1,
-    ),
-  ];
+  it('writes a Graph, fields in the schema’s order', () => {
+    const g = read(graph({ applyError: { seq: 2_001, message: 'm', since: 77 } }), 1);
+    expect(Object.keys(g)).toEqual(fieldOrder(PUBLIC_SCHEMAS.Graph));
+    expect(Object.keys(g.retention)).toEqual(fieldOrder(PUBLIC_SCHEMAS.Retention));
+    expect(Object.keys(g.counts)).toEqual(fieldOrder(PUBLIC_SCHEMAS.GraphCounts));
+    expect(Object.keys(g.counts.by_state)).toEqual(NODE_STATES);
+    expect(g).toMatchObject({
+      id: 'gph_k-1_A',
+      object: 'graph',
+      as_of_event_id: eventId(41, 2_000),
+      source: 'watch',
+      url: `${PAGES}gph_k-1_A`,
+      created: 1_700_000_000_000,
+      last_event: 1_700_000_500_000,
+      retention: {
+        event_count: 1_000,
+        first_event_id: eventId(41, 1_001),
+        first_event_created: 5,
+        last_event_id: eventId(41, 2_000),
+        last_event_created: 1_700_000_500_000,
+      },
+      counts: { nodes: 12, sessions: 2, agents: 9, stale: 2, blocked: 1 },
+    });
+  });
 
-  it.each(['http://127.0.0.1:3000', 'https://ex.com/a "b"/é\\'])(
-    'equals JSON.stringify of present, with the public URL %s',
-    async (publicUrl) => {
-      const v = view(publicUrl);
-      const objects = await v.present(cases);
-      expect(v.presentJson(cases)).toEqual(objects.map((o) => JSON.stringify(o)));
-    },
-  );
+  it('counts the working nodes not active as stale, never fewer than none', () => {
+    expect(read(graph({}), 1).counts.stale).toBe(2);
+    expect(read(graph({}), 7).counts.stale).toBe(0);
+  });
+
+  it('gives every state a count, zero for those the stored counts lack', () => {
+    const by = read(graph({ counts: counts({ canceled: 2, working: 4 }) }), 0).counts.by_state;
+    expect(Object.entries(by)).toEqual(
+      NODE_STATES.map((s) => [s, { canceled: 2, working: 4 }[s as string] ?? 0]),
+    );
+  });
+
+  it('has an empty retention before the first event', () => {
+    const g = read(
+      graph({ appliedSeq: 0, firstSeq: null, lastEvent: null, counts: null }),
+      0,
+      null,
+    );
+    expect(g.retention).toEqual({
+      event_count: 0,
+      first_event_id: null,
+      first_event_created: null,
+      last_event_id: null,
+      last_event_created: null,
+    });
+    expect(g.last_event).toBeNull();
+  });
+
+  it('writes usage read back from jsonb in its one order', () => {
+    const usage = {
+      output_tokens: 5,
+      cost_usd: 0.25,
+      input_tokens: 7,
+      cache_creation_tokens: 3,
+      cache_read_tokens: 11,
+      by_model: {
+        'in-house': {
+          output_tokens: 1,
+          input_tokens: 1,
+          cache_read_tokens: 0,
+          cache_creation_tokens: 0,
+          cost_usd: null,
+        },
+      },
+    };
+    const g = read(graph({ counts: { ...counts({ working: 1 }), usage } }), 0);
+    expect(JSON.stringify(g.usage)).toBe(JSON.stringify(canonicalUsage(usage)));
+  });
+
+  it('escapes what a key, a source and a refusal hold', () => {
+    const message = 'event "k" (seq 2001): bad\n\u2028 é';
+    const g = read(
+      graph({ source: 'paste', graphKey: 'x', applyError: { seq: 1, message, since: 7 } }),
+      0,
+    );
+    expect(g.url).toBe(`${PAGES}gph_x`);
+    expect(g.source).toBe('paste');
+    expect(g.apply_error).toEqual({
+      code: 'event_rejected',
+      message: `Newer events are stored but not shown until an operator resolves this: ${message}`,
+      since: 7,
+    });
+    expect(read(graph({}), 0)).not.toHaveProperty('apply_error');
+  });
 });

@@ -1,24 +1,26 @@
-import { eventId, NO_USAGE, NODE_STATES, usageJson } from '@graph-history/domain';
+import { eventId, jsonStringBody, NO_USAGE, NODE_STATES, usageJson } from '@graph-history/domain';
 import type { GraphAt } from './graph-view.service';
 
-/** A graph at a moment whose active working nodes are counted already (as a list's are). */
-export type CountedGraphAt = GraphAt & { facts: { activeWorking: number } };
-
 /**
- * The Graph that GraphViewService.present renders, as the JSON text JSON.stringify gives of it
- * (same keys, same order), written in one pass without building the object: for pages of many
- * graphs. `pagesUrlJson` is the pages URL as it stands inside a JSON string (jsonStringBody).
+ * The read API's Graph at a moment, as JSON text in GraphSchema's field order, written in one
+ * pass without building an object: the one rendering of a Graph, for reads and lists alike.
+ * `activeWorking` counts the working nodes not stale at the moment; `pagesUrlJson` is the pages
+ * URL as it stands inside a JSON string (jsonStringBody).
  */
-export function graphJson({ graph, moment, facts }: CountedGraphAt, pagesUrlJson: string): string {
+export function graphJson(
+  { graph, moment, facts }: GraphAt,
+  activeWorking: number,
+  pagesUrlJson: string,
+): string {
   const { counts } = facts;
-  const id = JSON.stringify(`gph_${graph.graphKey}`).slice(1, -1);
+  const id = jsonStringBody(`gph_${graph.graphKey}`);
   const hasEvents = graph.appliedSeq > 0 && graph.firstSeq !== null;
   const first = hasEvents ? `"${eventId(graph.graphId, graph.firstSeq!)}"` : 'null';
   const last = hasEvents ? `"${eventId(graph.graphId, graph.appliedSeq)}"` : 'null';
   const byState = counts.by_state;
   let states = '';
   for (const state of NODE_STATES) states += `,"${state}":${byState[state] ?? 0}`;
-  const stale = JSON.stringify(Math.max(0, byState.working - facts.activeWorking));
+  const stale = JSON.stringify(Math.max(0, byState.working - activeWorking));
   const error = graph.applyError;
   return (
     `{"id":"${id}","object":"graph","as_of_event_id":"${moment.eventId}",` +
@@ -37,5 +39,5 @@ export function graphJson({ graph, moment, facts }: CountedGraphAt, pagesUrlJson
 }
 
 /** What a Graph's `apply_error.message` says of the refusal `message`. */
-export const applyErrorMessage = (message: string): string =>
+const applyErrorMessage = (message: string): string =>
   `Newer events are stored but not shown until an operator resolves this: ${message}`;

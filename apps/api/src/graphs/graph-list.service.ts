@@ -40,7 +40,7 @@ export class GraphListService {
     });
     if (rows === null) throw notInList(cursor!, param);
     const { data, hasMore } = takePage({ rows, cut: false }, limit, endingBefore !== undefined);
-    const items = this.view.presentJson(
+    const items = await this.view.present(
       data.map(({ graph, firstEventCreated, activeWorking }) => ({
         graph,
         moment: {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { emptyCounts, type PublicGraph } from '@graph-history/domain';
+import { emptyCounts } from '@graph-history/domain';
 import { GraphReadRepository } from '@graph-history/db';
 import { Principal } from '@graph-history/http';
 import { AsOf } from '../as-of/as-of';
@@ -20,7 +20,7 @@ export class GraphReadService {
     private readonly view: GraphViewService,
   ) {}
 
-  async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<PublicGraph> {
+  async retrieve(principal: Principal, graphId: string, asOf: AsOf): Promise<string> {
     const now = Date.now();
     // the active nodes are counted at the moment's instant: `now` for the newest event, else the
     // next event's time

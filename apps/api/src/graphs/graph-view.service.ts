@@ -1,20 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
-import {
-  canonicalUsage,
-  emptyCounts,
-  eventId,
-  graphPublicId,
-  NO_USAGE,
-  NODE_STATES,
-  type StoredGraphCounts,
-} from '@graph-history/domain';
+import { emptyCounts, jsonStringBody, type StoredGraphCounts } from '@graph-history/domain';
 import { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
 import { publicBaseUrl } from '../public-urls';
-import { applyErrorMessage, CountedGraphAt, graphJson } from './graph-json';
-import type { PublicGraph } from '@graph-history/domain';
+import { graphJson } from './graph-json';
 
 /** What a Graph shows at a moment, besides its row: from the events table. */
 export interface GraphFacts {
@@ -34,14 +25,12 @@ export interface GraphAt {
 }
 
 /**
- * Renders Graph objects as of their moments: counts of the moment's event with `stale` judged at
- * the moment (one batched query however many graphs), and the retention range held now.
+ * Renders Graphs as of their moments: counts of the moment's event with `stale` judged at the
+ * moment (one batched query however many graphs), and the retention range held now.
  */
 @Injectable()
 export class GraphViewService {
-  /** Where a graph's page is: this plus its public id. */
-  private readonly pagesUrl: string;
-  /** The same inside a JSON string. */
+  /** Where a graph's page is (this plus its public id), as it stands inside a JSON string. */
   private readonly pagesUrlJson: string;
 
   constructor(
@@ -49,8 +38,7 @@ export class GraphViewService {
     private readonly events: EventReadRepository,
     private readonly nodes: NodeReadRepository,
   ) {
-    this.pagesUrl = `${publicBaseUrl(config)}/graphs/`;
-    this.pagesUrlJson = JSON.stringify(this.pagesUrl).slice(1, -1);
+    this.pagesUrlJson = jsonStringBody(`${publicBaseUrl(config)}/graphs/`);
   }
 
   /** Facts of many graphs at their moments, in one query. */
@@ -79,7 +67,8 @@ export class GraphViewService {
     return this.config.STALE_AFTER_MS;
   }
 
-  async present(items: GraphAt[]): Promise<PublicGraph[]> {
+  /** The Graphs at their moments as JSON text (graphJson), active working nodes counted if not yet. */
+  async present(items: GraphAt[]): Promise<string[]> {
     const uncounted = items.filter(({ facts }) => facts.activeWorking === undefined);
     const counted = await this.nodes.countActiveWorking(
       uncounted.map(({ graph, moment }) => ({
@@ -93,55 +82,8 @@ export class GraphViewService {
       })),
     );
     let next = 0;
-    const active = items.map(({ facts }) => facts.activeWorking ?? counted[next++]!);
-    return items.map(({ graph, moment, facts }, i): PublicGraph => {
-      const { counts } = facts;
-      const hasEvents = graph.appliedSeq > 0 && graph.firstSeq !== null;
-      const id = graphPublicId(graph.graphKey);
-      return {
-        id,
-        object: 'graph',
-        as_of_event_id: moment.eventId,
-        source: graph.source,
-        url: this.pagesUrl + id,
-        created: graph.created,
-        last_event: facts.lastEvent,
-        retention: {
-          event_count: hasEvents ? graph.appliedSeq - graph.firstSeq! + 1 : 0,
-          first_event_id: hasEvents ? eventId(graph.graphId, graph.firstSeq!) : null,
-          first_event_created: facts.firstEventCreated,
-          last_event_id: hasEvents ? eventId(graph.graphId, graph.appliedSeq) : null,
-          last_event_created: graph.lastEvent,
-        },
-        counts: {
-          nodes: counts.nodes,
-          sessions: counts.sessions,
-          agents: counts.agents,
-          stale: Math.max(0, counts.by_state.working - (active[i] ?? 0)),
-          blocked: counts.blocked,
-          by_state: byState(counts),
-        },
-        usage: canonicalUsage(counts.usage ?? NO_USAGE),
-        ...(graph.applyError && {
-          apply_error: {
-            code: 'event_rejected',
-            message: applyErrorMessage(graph.applyError.message),
-            since: graph.applyError.since,
-          },
-        }),
-      };
-    });
+    return items.map((item) =>
+      graphJson(item, item.facts.activeWorking ?? counted[next++]!, this.pagesUrlJson),
+    );
   }
-
-  /** `present` of graphs counted already, each as JSON text (see graphJson). */
-  presentJson(items: CountedGraphAt[]): string[] {
-    return items.map((item) => graphJson(item, this.pagesUrlJson));
-  }
-}
-
-/** Counts by state in NODE_STATES order, zero for states the stored counts lack. */
-function byState(counts: StoredGraphCounts): PublicGraph['counts']['by_state'] {
-  const out = {} as Record<string, number>;
-  for (const state of NODE_STATES) out[state] = counts.by_state[state] ?? 0;
-  return out as PublicGraph['counts']['by_state'];
 }

@@ -11,8 +11,8 @@ export type ApiRequest = FastifyRequest & { principal?: Principal };
  * Who may read: authenticates the API key or the viewer's session (kept as `req.principal`), with
  * the brute-force guard around it, then admits the request under the key's and the account's fair
  * share. A key that authenticated within seconds, with leased tokens at hand, is let through
- * without a promise (undefined: the hot path); anything else waits for its look-ups. Used by
- * ApiAccessGuard and by the direct read routes.
+ * without a promise (undefined: the hot path); anything else waits for its look-ups. ReadRoutes
+ * runs it before every read.
  */
 @Injectable()
 export class ApiAccess {

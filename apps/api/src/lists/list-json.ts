@@ -1,9 +1,11 @@
+import { listEnvelope } from './list-envelope';
+
 /** What Fastify gives JSON bodies; set on routes that may answer with JSON text. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The list envelope (listEnvelope, same fields in the same order) as JSON text around items that
- * are JSON text already: what JSON.stringify of the envelope gives, without parsing the items.
+ * The list envelope (listEnvelope) as JSON text around items that are JSON text already: what
+ * JSON.stringify of the envelope gives, without parsing the items (`data` is its last field).
  */
 export const listJson = (
   url: string,
@@ -11,4 +13,4 @@ export const listJson = (
   hasMore: boolean,
   items: string[],
 ): string =>
-  `{"object":"list","url":${JSON.stringify(url)},"as_of_event_id":${JSON.stringify(asOfEventId)},"has_more":${hasMore},"data":[${items.join(',')}]}`;
+  `${JSON.stringify(listEnvelope(url, asOfEventId, hasMore, [])).slice(0, -']}'.length)}${items.join(',')}]}`;

@@ -1,25 +1,17 @@
-import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentPrincipal, Principal } from '@graph-history/http';
-import { ApiAccessGuard } from '../http/api-access.guard';
-import { QueryParams } from '../query/query-params';
-import { RawQuery } from '../query/raw-query.decorator';
+import { Controller } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { Read } from '../http/read.decorator';
+import type { ReadRequest } from '../http/read-request';
 import { readNoticeStreamQuery } from './notice-stream.query';
 import { NoticeStreamService } from './notice-stream.service';
 
 @Controller('api/v1/notices/stream')
-@UseGuards(ApiAccessGuard)
 export class NoticeStreamController {
   constructor(private readonly streams: NoticeStreamService) {}
 
-  @Get()
-  open(
-    @CurrentPrincipal() principal: Principal,
-    @RawQuery() q: QueryParams,
-    @Req() req: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const query = readNoticeStreamQuery(q, req.headers['last-event-id']);
-    return this.streams.open(principal, query, req, reply);
+  @Read()
+  open(r: ReadRequest, reply: FastifyReply): Promise<void> {
+    const query = readNoticeStreamQuery(r.query, reply.request.headers['last-event-id']);
+    return this.streams.open(r.principal, query, reply);
   }
 }

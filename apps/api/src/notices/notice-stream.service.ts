@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { decodeNoticeId } from '@graph-history/domain';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { quote } from '../query/query-values';
@@ -26,19 +26,14 @@ export class NoticeStreamService {
     private readonly fanOut: NoticeFanOut,
   ) {}
 
-  async open(
-    principal: Principal,
-    query: NoticeStreamQuery,
-    req: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<void> {
+  async open(principal: Principal, query: NoticeStreamQuery, reply: FastifyReply): Promise<void> {
     const filter = await this.access.filterOf(principal, query);
     const start =
       query.startingAfter === undefined
         ? await this.reader.newest(principal.accountId)
         : position(principal.accountId, query.startingAfter);
     const release = this.openStreams.admit(principal.accountId, 'notices');
-    const res = openSseResponse(req, reply);
+    const res = openSseResponse(reply);
     const stream = new NoticeStream(res, principal, filter, start);
     res.once('close', () => {
       stream.end();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { decodeId } from '@graph-history/domain';
 import { Principal, resourceMissing } from '@graph-history/http';
 import { GraphAccessService } from '../graphs/graph-access.service';
@@ -27,7 +27,6 @@ export class EventStreamService {
     principal: Principal,
     graphId: string,
     query: EventStreamQuery,
-    req: FastifyRequest,
     reply: FastifyReply,
   ): Promise<void> {
     const { graph } = await this.access.findAt(principal, graphId, { kind: 'now' });
@@ -36,7 +35,7 @@ export class EventStreamService {
         ? graph.appliedSeq
         : this.position(graph.graphId, query.startingAfter);
     const release = this.openStreams.admit(principal.accountId, 'events');
-    const res = openSseResponse(req, reply);
+    const res = openSseResponse(reply);
     const stream = new EventStream(
       res,
       principal,

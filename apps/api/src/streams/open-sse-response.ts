@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { setResponseHeaders } from '@graph-history/http';
 
 /** What EventSource clients wait after a dropped connection before they reconnect (ms). */
@@ -9,8 +9,8 @@ const RETRY_MS = 1_000;
  * Takes the response over from Fastify and starts a Server-Sent Events answer on it (status 200,
  * the request's usual headers, then the reconnection delay).
  */
-export function openSseResponse(req: FastifyRequest, reply: FastifyReply): ServerResponse {
-  setResponseHeaders(req, reply);
+export function openSseResponse(reply: FastifyReply): ServerResponse {
+  setResponseHeaders(reply.request, reply);
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {

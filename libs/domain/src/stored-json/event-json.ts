@@ -1,37 +1,22 @@
 import type { ChangeEntry } from '../event';
-import { eventId, eventIdInOrder, nodeId } from '../ids';
-import { inNodeFieldOrder, presentEvent, type ListedEvent } from '../public-event';
+import { eventIdInOrder, nodeId } from '../ids';
+import { presentEvent, type ListedEvent } from '../public-event';
 import { inJsonbOrder } from './jsonb-order';
 
 /**
  * An event row's `public_json`: the read API's Event (without `data`) as JSON text, `graph_id`
  * left as "gph_" (see storedNodeJson). Payload and change values are in jsonb's key order (see
  * compareJsonbKeys), the order events have always been sent in (they were first stored as jsonb).
- * Built in one object literal in presentEvent's field order: the reducer's changes already list
- * their fields in the Node's order, each `{ from, to }` (presentEvent sorts only when they do not).
+ * The apply writes it with storedEventJsonOf.
  */
-export function storedEventJson(graphId: number, e: ListedEvent): string {
-  if (!e.changes.every((c) => inNodeFieldOrder(c.fields)))
-    return JSON.stringify(
-      presentEvent(graphId, '', {
-        ...e,
-        payload: inJsonbOrder(e.payload),
-        changes: e.changes.map(changeInJsonbOrder),
-      }),
-    );
-  const { provider, provider_version, adapter } = e.source;
-  return JSON.stringify({
-    id: eventId(graphId, e.seq),
-    object: 'event',
-    type: e.type,
-    created: e.created,
-    graph_id: 'gph_',
-    node_id: nodeId(graphId, e.nodeNo),
-    source: { provider, provider_version, adapter },
-    payload: inJsonbOrder(e.payload),
-    changes: e.changes.map(changeInJsonbOrder),
-  });
-}
+export const storedEventJson = (graphId: number, e: ListedEvent): string =>
+  JSON.stringify(
+    presentEvent(graphId, '', {
+      ...e,
+      payload: inJsonbOrder(e.payload),
+      changes: e.changes.map(changeInJsonbOrder),
+    }),
+  );
 
 /** The JSON of strings met over and over (event types, sources), up to STRINGS_KEPT of them. */
 const stringJson = new Map<string, string>();
@@ -67,17 +52,10 @@ export function storedEventJsonOf(
     typeof adapter !== 'string' ||
     payload === undefined
   ) {
-    const head = JSON.stringify({
-      id: eventIdInOrder(graphId, e.seq),
-      object: 'event',
-      type,
-      created,
-      graph_id: 'gph_',
-      node_id: nodeId(graphId, e.nodeNo),
-      source: { provider, provider_version, adapter },
-      payload: inJsonbOrder(payload),
-    });
-    return `${head.slice(0, -1)},"changes":${changes}}`;
+    const json = JSON.stringify(
+      presentEvent(graphId, '', { ...e, payload: inJsonbOrder(payload), changes: [] }),
+    );
+    return `${json.slice(0, -'[]}'.length)}${changes}}`;
   }
   const source =
     `{"provider":${jsonOfString(provider)},"provider_version":${jsonOfString(provider_version)},` +

@@ -1,4 +1,3 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@graph-history/http';
 import { QueryParams } from '../query/query-params';
@@ -26,11 +25,3 @@ export function readRequestOf(req: FastifyRequest): ReadRequest {
     maxBytes: pageBytesOf(req),
   };
 }
-
-/**
- * The request as one parameter, for the read routes: Nest resolves each route parameter in a
- * promise of its own, so one parameter instead of four saves several promise turns per request.
- */
-export const Read = createParamDecorator((_: unknown, ctx: ExecutionContext): ReadRequest =>
-  readRequestOf(ctx.switchToHttp().getRequest<FastifyRequest>()),
-);
