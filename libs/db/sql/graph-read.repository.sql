@@ -216,10 +216,10 @@ from
       "g"."applied_seq",
       "g"."first_seq",
       "g"."last_event",
-      "g"."counts",
       "g"."stalled_seq",
       "g"."stalled_error",
       "g"."stalled_at",
+      g.counts #- '{usage,by_model}' as "counts",
       (
         select
           "e"."created"
@@ -338,10 +338,10 @@ from
       "g"."applied_seq",
       "g"."first_seq",
       "g"."last_event",
-      "g"."counts",
       "g"."stalled_seq",
       "g"."stalled_error",
       "g"."stalled_at",
+      g.counts #- '{usage,by_model}' as "counts",
       (
         select
           "e"."created"
@@ -460,10 +460,10 @@ from
       "g"."applied_seq",
       "g"."first_seq",
       "g"."last_event",
-      "g"."counts",
       "g"."stalled_seq",
       "g"."stalled_error",
       "g"."stalled_at",
+      g.counts #- '{usage,by_model}' as "counts",
       (
         select
           "e"."created"

@@ -1,5 +1,5 @@
 import type { Config } from '@graph-history/config';
-import { emptyCounts, eventId, type StoredGraphCounts } from '@graph-history/domain';
+import { emptyCounts, eventId, type StoredGraphCounts, type Usage } from '@graph-history/domain';
 import type { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-history/db';
 import type { CountedGraphAt } from './graph-json';
 import { GraphViewService } from './graph-view.service';
@@ -45,6 +45,31 @@ const view = (publicUrl: string) =>
     { countActiveWorking: async () => [] } as unknown as NodeReadRepository,
   );
 
+/** A usage as a retrieve reads it back from jsonb (by_model included). */
+const storedUsage: Usage = {
+  output_tokens: 5,
+  cost_usd: 0.25,
+  input_tokens: 7,
+  cache_creation_tokens: 3,
+  cache_read_tokens: 11,
+  by_model: {
+    'in-house': {
+      output_tokens: 1,
+      input_tokens: 1,
+      cache_read_tokens: 0,
+      cache_creation_tokens: 0,
+      cost_usd: null,
+    },
+    'claude-opus-4-5': {
+      cost_usd: 0.25,
+      input_tokens: 6,
+      output_tokens: 4,
+      cache_read_tokens: 11,
+      cache_creation_tokens: 3,
+    },
+  },
+};
+
 /** The list's Graph JSON text is JSON.stringify of the Graph object, byte for byte. */
 describe('graphJson', () => {
   const cases: CountedGraphAt[] = [
@@ -54,34 +79,28 @@ describe('graphJson', () => {
     at(graph({ appliedSeq: 0, firstSeq: null, lastEvent: null, counts: null }), 0, null),
     at(graph({ graphId: 123_456_789, appliedSeq: 1_679_616, firstSeq: 36 }), 2),
     at(graph({ source: 'paste', graphKey: 'x' }), 0),
-    // usage read back from jsonb: keys in any order, a model without a price
+    // usage as the list reads it (no by_model), keys in any order
+    at(
+      graph({
+        counts: {
+          ...counts({ idle: 1 }),
+          usage: {
+            output_tokens: 5,
+            cost_usd: null,
+            input_tokens: 7,
+            cache_creation_tokens: 3,
+            cache_read_tokens: 11,
+          },
+        },
+      }),
+      0,
+    ),
+    // usage as a retrieve reads it back from jsonb: keys in any order, a model without a price
     at(
       graph({
         counts: {
           ...counts({ working: 1 }),
-          usage: {
-            output_tokens: 5,
-            cost_usd: 0.25,
-            input_tokens: 7,
-            cache_creation_tokens: 3,
-            cache_read_tokens: 11,
-            by_model: {
-              'in-house': {
-                output_tokens: 1,
-                input_tokens: 1,
-                cache_read_tokens: 0,
-                cache_creation_tokens: 0,
-                cost_usd: null,
-              },
-              'claude-opus-4-5': {
-                cost_usd: 0.25,
-                input_tokens: 6,
-                output_tokens: 4,
-                cache_read_tokens: 11,
-                cache_creation_tokens: 3,
-              },
-            },
-          },
+          usage: storedUsage,
         },
       }),
       0,

@@ -1,4 +1,4 @@
-import { eventId, NO_USAGE, NODE_STATES, usageJson } from '@graph-history/domain';
+import { eventId, NO_USAGE, NODE_STATES, usageTotalsJson } from '@graph-history/domain';
 import type { GraphAt } from './graph-view.service';
 
 /** A graph at a moment whose active working nodes are counted already (as a list's are). */
@@ -29,7 +29,7 @@ export function graphJson({ graph, moment, facts }: CountedGraphAt, pagesUrlJson
     `"last_event_id":${last},"last_event_created":${graph.lastEvent}},` +
     `"counts":{"nodes":${counts.nodes},"sessions":${counts.sessions},"agents":${counts.agents},` +
     `"stale":${stale},"blocked":${counts.blocked},"by_state":{${states.slice(1)}}},` +
-    `"usage":${usageJson(counts.usage ?? NO_USAGE)}` +
+    `"usage":${usageTotalsJson(counts.usage ?? NO_USAGE)}` +
     (error
       ? `,"apply_error":{"code":"event_rejected","message":${JSON.stringify(applyErrorMessage(error.message))},"since":${error.since}}}`
       : '}')

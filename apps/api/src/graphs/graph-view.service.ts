@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
 import {
-  canonicalUsage,
   emptyCounts,
   eventId,
   graphPublicId,
   NO_USAGE,
   NODE_STATES,
-  type StoredGraphCounts,
+  usageTotals,
+  type ShownGraphCounts,
 } from '@graph-history/domain';
 import { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
@@ -20,7 +20,7 @@ import type { PublicGraph } from '@graph-history/domain';
 export interface GraphFacts {
   firstEventCreated: number | null;
   /** Counts after the moment's event (zeros before the first event). */
-  counts: StoredGraphCounts;
+  counts: ShownGraphCounts;
   /** `created` of the moment's event. */
   lastEvent: number | null;
   /** Working nodes touched since `activeSince(moment.at)`, when already counted. */
@@ -121,7 +121,7 @@ export class GraphViewService {
           blocked: counts.blocked,
           by_state: byState(counts),
         },
-        usage: canonicalUsage(counts.usage ?? NO_USAGE),
+        usage: usageTotals(counts.usage ?? NO_USAGE),
         ...(graph.applyError && {
           apply_error: {
             code: 'event_rejected',
@@ -140,7 +140,7 @@ export class GraphViewService {
 }
 
 /** Counts by state in NODE_STATES order, zero for states the stored counts lack. */
-function byState(counts: StoredGraphCounts): PublicGraph['counts']['by_state'] {
+function byState(counts: ShownGraphCounts): PublicGraph['counts']['by_state'] {
   const out = {} as Record<string, number>;
   for (const state of NODE_STATES) out[state] = counts.by_state[state] ?? 0;
   return out as PublicGraph['counts']['by_state'];
