@@ -94,13 +94,23 @@ describe('usage, ingested and read as of any moment', () => {
     }
   }, 120_000);
 
-  it('prices known models, null for an unknown one, and lists each model', async () => {
+  it('prices each model of a node, null for an unknown one, and totals them on the graph', async () => {
     const graph = await s.read('/graphs/gph_use', acme.auth);
-    expect(Object.keys(graph.usage.by_model).sort()).toEqual([...MODELS].sort());
-    expect(graph.usage.by_model['no-such-model'].cost_usd).toBeNull();
-    expect(graph.usage.by_model['gpt-5-codex'].cost_usd).toBeGreaterThan(0);
-    const priced = MODELS.slice(0, 2).reduce((t, m) => t + graph.usage.by_model[m].cost_usd, 0);
-    expect(graph.usage.cost_usd).toBeCloseTo(priced, 6);
+    const listed = (await s.read('/graphs', acme.auth)).data.find((g: Item) => g.id === graph.id);
+    expect(listed.usage).toEqual(graph.usage);
+    expect(Object.keys(graph.usage).sort()).toEqual([...KINDS, 'cost_usd'].sort());
+    const roots = nodes.filter((n) => n.parent_id === null).map((n) => n.descendant_usage);
+    const models = new Set(roots.flatMap((u: Item) => Object.keys(u.by_model)));
+    expect([...models].sort()).toEqual([...MODELS].sort());
+    for (const u of roots) {
+      expect(u.by_model['no-such-model']?.cost_usd ?? null).toBeNull();
+      const priced = MODELS.slice(0, 2).reduce((t, m) => t + (u.by_model[m]?.cost_usd ?? 0), 0);
+      expect(u.cost_usd).toBeCloseTo(priced, 6);
+    }
+    expect(graph.usage.cost_usd).toBeCloseTo(
+      roots.reduce((t: number, u: Item) => t + u.cost_usd, 0),
+      5,
+    );
   });
 
   it("records a report's effect on the node and its ancestors in the event's changes", async () => {

@@ -222,10 +222,10 @@ from
       "g"."applied_seq",
       "g"."first_seq",
       "g"."last_event",
-      "g"."counts",
       "g"."stalled_seq",
       "g"."stalled_error",
       "g"."stalled_at",
+      g.counts #- '{usage,by_model}' as "counts",
       (
         select
           "e"."created"
@@ -345,10 +345,10 @@ from
       "g"."applied_seq",
       "g"."first_seq",
       "g"."last_event",
-      "g"."counts",
       "g"."stalled_seq",
       "g"."stalled_error",
       "g"."stalled_at",
+      g.counts #- '{usage,by_model}' as "counts",
       (
         select
           "e"."created"
@@ -468,10 +468,10 @@ from
       "g"."applied_seq",
       "g"."first_seq",
       "g"."last_event",
-      "g"."counts",
       "g"."stalled_seq",
       "g"."stalled_error",
       "g"."stalled_at",
+      g.counts #- '{usage,by_model}' as "counts",
       (
         select
           "e"."created"

@@ -1,6 +1,6 @@
 import { NodeState } from './node';
 import { usageJson } from './usage/usage-json';
-import { NO_USAGE, type Usage } from './usage/usage';
+import { NO_USAGE, type PricedCounts, type Usage } from './usage/usage';
 
 /** GraphCounts without `stale`, which is judged at read time. */
 export interface StoredGraphCounts {
@@ -12,6 +12,9 @@ export interface StoredGraphCounts {
   /** Tokens of every node (absent on rows written before usage existed: none). */
   usage?: Usage;
 }
+
+/** Graph counts as a Graph read takes them: a Graph shows the usage's totals, not its `by_model`. */
+export type ShownGraphCounts = Omit<StoredGraphCounts, 'usage'> & { usage?: PricedCounts };
 
 export const emptyCounts = (): StoredGraphCounts => ({
   nodes: 0,

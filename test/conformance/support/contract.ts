@@ -91,7 +91,7 @@ function expectCountsShape(what: string, c: any, byModel: boolean): void {
   expectType(`${what}.cost_usd`, c.cost_usd === null || typeof c.cost_usd === 'number', c.cost_usd);
 }
 
-/** A Node's `usage`/`descendant_usage` or a Graph's `usage`, and each of its models. */
+/** A Node's `usage`/`descendant_usage`, and each of its models. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function expectUsageShape(what: string, u: any): void {
   expectCountsShape(what, u, true);
@@ -142,7 +142,7 @@ export function expectGraphShape(g: any): void {
     expectType(`counts.${f}`, isInt(c[f]), c[f]);
   expect(Object.keys(c.by_state).sort()).toEqual([...STATES].sort());
   for (const s of STATES) expectType(`counts.by_state.${s}`, isInt(c.by_state[s]), c.by_state[s]);
-  expectUsageShape('graph.usage', g.usage);
+  expectCountsShape('graph.usage', g.usage, false);
 }
 
 /** A Node with no expansion: exactly the fields of section 2, each of its type. */

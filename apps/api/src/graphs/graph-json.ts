@@ -1,4 +1,4 @@
-import { eventId, jsonStringBody, NO_USAGE, NODE_STATES, usageJson } from '@graph-history/domain';
+import { eventId, jsonStringBody, NO_USAGE, NODE_STATES, usageTotalsJson } from '@graph-history/domain';
 import type { GraphAt } from './graph-view.service';
 
 /**
@@ -31,7 +31,7 @@ export function graphJson(
     `"last_event_id":${last},"last_event_created":${graph.lastEvent}},` +
     `"counts":{"nodes":${counts.nodes},"sessions":${counts.sessions},"agents":${counts.agents},` +
     `"stale":${stale},"blocked":${counts.blocked},"by_state":{${states.slice(1)}}},` +
-    `"usage":${usageJson(counts.usage ?? NO_USAGE)}` +
+    `"usage":${usageTotalsJson(counts.usage ?? NO_USAGE)}` +
     (error
       ? `,"apply_error":{"code":"event_rejected","message":${JSON.stringify(applyErrorMessage(error.message))},"since":${error.since}}}`
       : '}')

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@graph-history/config';
-import { emptyCounts, jsonStringBody, type StoredGraphCounts } from '@graph-history/domain';
+import { emptyCounts, jsonStringBody, type ShownGraphCounts } from '@graph-history/domain';
 import { EventReadRepository, GraphRow, NodeReadRepository } from '@graph-history/db';
 import { CONFIG } from '@graph-history/http';
 import { Moment } from '../as-of/moment';
@@ -11,7 +11,7 @@ import { graphJson } from './graph-json';
 export interface GraphFacts {
   firstEventCreated: number | null;
   /** Counts after the moment's event (zeros before the first event). */
-  counts: StoredGraphCounts;
+  counts: ShownGraphCounts;
   /** `created` of the moment's event. */
   lastEvent: number | null;
   /** Working nodes touched since `activeSince(moment.at)`, when already counted. */

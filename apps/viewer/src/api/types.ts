@@ -8,9 +8,10 @@ import type {
   NodeState,
   TaskCounts,
   Usage,
+  UsageTotals,
 } from '@graph-history/client';
 
-export type { Blocked, Graph, Node, NodeState, TaskCounts, Usage };
+export type { Blocked, Graph, Node, NodeState, TaskCounts, Usage, UsageTotals };
 export type GraphEvent = Event;
 /** The expansions of a node the node panel shows: its items. */
 export const NODE_DETAIL_EXPANSIONS = ['tasks', 'spawns', 'waits', 'messages'] as const;

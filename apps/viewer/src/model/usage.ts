@@ -1,4 +1,4 @@
-import type { Node, Usage } from '../api/types';
+import type { Node, UsageTotals } from '../api/types';
 import { NodeTree } from './node-tree';
 
 /** How the tree's siblings are ordered: as created, or by their subtree's tokens or cost. */
@@ -11,7 +11,7 @@ export const USAGE_SORTS: readonly { value: UsageSort; label: string }[] = [
 ];
 
 /** Every token of a usage, cache reads and writes included. */
-export const totalTokens = (u: Usage | null | undefined): number =>
+export const totalTokens = (u: UsageTotals | null | undefined): number =>
   u ? u.input_tokens + u.output_tokens + u.cache_read_tokens + u.cache_creation_tokens : 0;
 
 const keyOf = (by: UsageSort) => (n: Node) =>

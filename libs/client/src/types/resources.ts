@@ -43,8 +43,10 @@ export interface List<T> {
 export type Graph = OkBody<'retrieveGraph'>;
 export type Retention = Graph['retention'];
 export type GraphCounts = Graph['counts'];
-/** Tokens and their estimated cost: a Graph's `usage`, a Node's `usage`/`descendant_usage`. */
-export type Usage = Graph['usage'];
+/** A Graph's `usage`: the tokens of every node and their estimated cost. */
+export type UsageTotals = Graph['usage'];
+/** A Node's `usage`/`descendant_usage`: tokens and their estimated cost, and the same per model. */
+export type Usage = NonNullable<NodeSchema['descendant_usage']>;
 export type UsageCounts = Usage['by_model'][string];
 export type NodeState = NodeSchema['state'];
 export type NodeKind = NodeSchema['kind'];

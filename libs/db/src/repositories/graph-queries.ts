@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import type { ShownGraphCounts } from '@graph-history/domain';
 import type { Database, GraphsTable } from '../schema';
 import type { GraphHead, GraphRow } from './graph-read.repository';
 
@@ -14,14 +15,14 @@ export const GRAPH_HEAD_COLUMNS = [
   'g.last_event',
 ] as const;
 
+/** The apply error's columns of a graphs row `g`. */
+export const GRAPH_STALL_COLUMNS = ['g.stalled_seq', 'g.stalled_error', 'g.stalled_at'] as const;
+
 /** GRAPH_HEAD_COLUMNS, the counts and the apply error: what a read of the graph itself needs. */
-export const GRAPH_COLUMNS = [
-  ...GRAPH_HEAD_COLUMNS,
-  'g.counts',
-  'g.stalled_seq',
-  'g.stalled_error',
-  'g.stalled_at',
-] as const;
+export const GRAPH_COLUMNS = [...GRAPH_HEAD_COLUMNS, 'g.counts', ...GRAPH_STALL_COLUMNS] as const;
+
+/** The counts of a graphs row `g` without the usage's `by_model`, which a Graph does not show. */
+export const shownCounts = () => sql<ShownGraphCounts | null>`g.counts #- '{usage,by_model}'`;
 
 type GraphColumn = (typeof GRAPH_COLUMNS)[number] extends `g.${infer C}` ? C : never;
 type GraphHeadColumn = (typeof GRAPH_HEAD_COLUMNS)[number] extends `g.${infer C}` ? C : never;
@@ -43,7 +44,9 @@ export const graphHeadOf = (r: GraphHeadColumns): GraphHead => ({
   lastEvent: r.last_event,
 });
 
-export const toGraphRow = (r: GraphRowColumns): GraphRow => ({
+export const toGraphRow = (
+  r: Omit<GraphRowColumns, 'counts'> & { counts: ShownGraphCounts | null },
+): GraphRow => ({
   ...graphHeadOf(r),
   counts: r.counts,
   applyError:

@@ -1,4 +1,4 @@
-import type { StoredGraphCounts } from '@graph-history/domain';
+import type { ShownGraphCounts, StoredGraphCounts } from '@graph-history/domain';
 import { sql } from 'kysely';
 import { Db } from '../connection';
 import { BatchedStatement } from '../batched-statement';
@@ -6,11 +6,13 @@ import { pgArg, PreparedStatement } from '../prepared-statement';
 import {
   GRAPH_COLUMNS,
   GRAPH_HEAD_COLUMNS,
+  GRAPH_STALL_COLUMNS,
   graphById,
   graphHeadOf,
   GraphRowColumns,
   momentSeq,
   nextEventCreated,
+  shownCounts,
   toGraphRow,
 } from './graph-queries';
 import { activeWorkingCount } from './node-version-queries';
@@ -37,7 +39,7 @@ export interface GraphHead {
 /** A graph's row as a read of the graph itself sees it: its head, counts and apply error. */
 export interface GraphRow extends GraphHead {
   /** Counts after the newest event; null before the first. */
-  counts: StoredGraphCounts | null;
+  counts: ShownGraphCounts | null;
   /** Set while applying is stopped at a stored event the reducer refused (graph reads only). */
   applyError?: GraphApplyError | null;
 }
@@ -251,7 +253,11 @@ const LIST_ARGS = {
 };
 
 /** A listed graph as the page's JSON holds it: its GRAPH_COLUMNS and two facts, by name. */
-type ListedColumns = GraphRowColumns & { first_created: number | null; active_working: number };
+type ListedColumns = Omit<GraphRowColumns, 'counts'> & {
+  counts: ShownGraphCounts | null;
+  first_created: number | null;
+  active_working: number;
+};
 
 /**
  * A graph list page in one statement: the account's watch graphs with events, within the
@@ -303,7 +309,8 @@ const listPage = (reverse: boolean) =>
       .limit(a.limit);
     const listed = db
       .selectFrom(page.as('g'))
-      .select(GRAPH_COLUMNS)
+      .select([...GRAPH_HEAD_COLUMNS, ...GRAPH_STALL_COLUMNS])
+      .select(shownCounts().as('counts'))
       .select((eb) => [
         eb
           .selectFrom('events as e')

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NODE_STATES } from '../node';
 import { closed, int, nullable, oneOf, ref, str } from './json-schema';
-import type { Usage } from '../usage/usage';
+import type { PricedCounts } from '../usage/usage';
 
 export const RetentionSchema = closed({
   event_count: int(),
@@ -42,8 +42,9 @@ export const GraphSchema = closed({
   ),
   retention: ref<Static<typeof RetentionSchema>>('Retention'),
   counts: ref<Static<typeof GraphCountsSchema>>('GraphCounts'),
-  usage: ref<Usage>('Usage', {
-    description: 'Tokens of every node, with their estimated cost, as of as_of_event_id.',
+  usage: ref<PricedCounts>('UsageTotals', {
+    description:
+      'Tokens of every node, with their estimated cost, as of as_of_event_id (per model: each session’s descendant_usage).',
   }),
   apply_error: Type.Optional(
     closed(

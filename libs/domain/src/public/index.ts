@@ -5,7 +5,7 @@ import { listSchema } from './list.schema';
 import { MessageSchema, SpawnSchema, TaskSchema, WaitSchema } from './node-items.schema';
 import { NodeSchema } from './node.schema';
 import { NoticeSchema } from './notice.schema';
-import { UsageCountsSchema, UsageSchema } from './usage.schema';
+import { UsageCountsSchema, UsageSchema, UsageTotalsSchema } from './usage.schema';
 import { ref } from './json-schema';
 
 export { fieldOrder, inFieldOrder } from './json-schema';
@@ -29,6 +29,7 @@ export const PUBLIC_SCHEMAS = {
   GraphCounts: GraphCountsSchema,
   Usage: UsageSchema,
   UsageCounts: UsageCountsSchema,
+  UsageTotals: UsageTotalsSchema,
   Node: NodeSchema,
   Event: EventSchema,
   Task: TaskSchema,

@@ -115,3 +115,9 @@ export type PublicNodeFields = Omit<PublicNode, ReadTimeField | ExpansionField |
 /** The Node's field names in response order (expansions included), and `blocked`'s. */
 export const NODE_FIELDS = fieldOrder(NodeSchema);
 export const NODE_BLOCKED_FIELDS = fieldOrder(BlockedSchema);
+
+/** The Node's fields that hold a Usage (or null). */
+export const NODE_USAGE_FIELDS: readonly string[] = [
+  'usage',
+  'descendant_usage',
+] satisfies (keyof PublicNode)[];

@@ -20,7 +20,17 @@ export const UsageCountsSchema = closed({
   ),
 });
 
-/** A Node's `usage`/`descendant_usage` or a Graph's `usage`. */
+const totals = {
+  cost_usd: costUsd(
+    'Estimated cost in USD: the sum over the models that have a price; null only when none has.',
+  ),
+  ...tokenFields,
+};
+
+/** A Graph's `usage`: the token counts and their estimated cost. */
+export const UsageTotalsSchema = closed(totals);
+
+/** A Node's `usage`/`descendant_usage`: the totals, and the same per model. */
 export const UsageSchema = closed({
   by_model: Type.Object(
     {},
@@ -29,8 +39,5 @@ export const UsageSchema = closed({
       description: 'The same counts per model name.',
     },
   ),
-  cost_usd: costUsd(
-    'Estimated cost in USD: the sum over the models that have a price; null only when none has.',
-  ),
-  ...tokenFields,
+  ...totals,
 });

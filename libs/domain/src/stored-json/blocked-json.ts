@@ -1,4 +1,4 @@
-import { jsonOf } from './encoded-node';
+import { jsonOf } from './json-of';
 
 /** The members of a presented Node's `blocked`, in jsonb's key order (see compareJsonbKeys). */
 const KEYS = ['cycle', 'on_ids', 'starting', 'node_count', 'open_tasks'] as const;

@@ -1,6 +1,10 @@
 import type { ChangeEntry } from '../event';
+import { NODE_USAGE_FIELDS } from '../public/node.schema';
+import type { Usage } from '../usage/usage';
+import { usageJson } from '../usage/usage-json';
 import { blockedJson } from './blocked-json';
-import { encodedField, jsonOf, type EncodedNode } from './encoded-node';
+import { encodedField, type EncodedNode } from './encoded-node';
+import { jsonOf } from './json-of';
 import { changeInJsonbOrder } from './event-json';
 import { inJsonbOrder } from './jsonb-order';
 
@@ -23,6 +27,9 @@ function valueJson(value: unknown, node: EncodedNode | null, field: string): str
       : jsonOf(value);
   const blocked = field === 'blocked' ? blockedJson(value) : undefined;
   if (blocked !== undefined) return blocked;
+  // a usage is built in jsonb's key order
+  if (NODE_USAGE_FIELDS.includes(field))
+    return holds(node, field, value) ? encodedField(node, field) : usageJson(value as Usage);
   const ordered = inJsonbOrder(value);
   return ordered === value && holds(node, field, value)
     ? encodedField(node, field)

@@ -3,11 +3,12 @@ import { Harness } from '../__tests__/harness';
 import { jsonScalar as scalar } from '../__tests__/json-scalar';
 import type { ChangeEntry } from '../event';
 import { presentNode } from '../public-node';
-import type { PublicNode } from '../public/node.schema';
+import { NODE_USAGE_FIELDS, type PublicNode } from '../public/node.schema';
 import { changedFields, createdFields } from '../reducer/node-changes';
 import { changeJson } from './change-json';
 import { encodeNode, reencodeNode, type EncodedNode } from './encoded-node';
 import { storedEventJson, storedEventJsonOf } from './event-json';
+import { compareJsonbKeys } from './jsonb-order';
 
 const h = new Harness();
 h.apply('session.started', 'S', { title: 'root' });
@@ -36,6 +37,24 @@ const blocked = fc.oneof(
     cycle: scalar,
   }),
 );
+const counts = fc.record({
+  cost_usd: scalar,
+  input_tokens: scalar,
+  output_tokens: scalar,
+  cache_read_tokens: scalar,
+  cache_creation_tokens: scalar,
+});
+/** `by_model` built in jsonb's key order, as addUsage builds it. */
+const byModel = fc.dictionary(fc.string({ unit: 'binary' }), counts).map((models) => {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(models).sort(compareJsonbKeys))
+    Object.defineProperty(out, name, { value: models[name], enumerable: true });
+  return out;
+});
+const usage = fc.oneof(
+  fc.constant(null),
+  fc.tuple(byModel, counts).map(([by_model, c]) => ({ by_model, ...c })),
+);
 const CHANGING = Object.keys(base).filter(
   (f) => !['id', 'object', 'as_of_event_id', 'graph_id', 'stale'].includes(f),
 );
@@ -43,6 +62,7 @@ const update = fc.oneof(
   fc.record({ field: fc.constant('attention'), value: attention }),
   fc.record({ field: fc.constant('task_counts'), value: taskCounts }),
   fc.record({ field: fc.constant('blocked'), value: blocked }),
+  fc.record({ field: fc.constantFrom(...NODE_USAGE_FIELDS), value: usage }),
   fc.record({ field: fc.constantFrom(...CHANGING), value: scalar }),
 );
 const history = fc.array(fc.array(update, { maxLength: 4 }), { minLength: 1, maxLength: 12 });

@@ -1,4 +1,7 @@
-import { NODE_FIELDS, NodeSchema, type PublicNode } from '../public/node.schema';
+import { NODE_FIELDS, NODE_USAGE_FIELDS, NodeSchema, type PublicNode } from '../public/node.schema';
+import { usageJson } from '../usage/usage-json';
+import type { Usage } from '../usage/usage';
+import { jsonOf } from './json-of';
 
 /** The fields presentNode gives (the Node's but its expansions), in their order. */
 const required: readonly string[] = NodeSchema.required ?? [];
@@ -6,15 +9,6 @@ const FIELDS = NODE_FIELDS.filter((f) => required.includes(f));
 const INDEX = new Map(FIELDS.map((f, i) => [f, i]));
 /** What comes before each field's value: `{"id":`, then `,"object":` and so on. */
 const KEYS = FIELDS.map((f, i) => `${i === 0 ? '{' : ','}${JSON.stringify(f)}:`);
-
-/** JSON text of a value; undefined where JSON.stringify leaves the value (or its key) out. */
-export function jsonOf(value: unknown): string | undefined {
-  // JSON.stringify's own text for these, without entering it (most changed values are numbers)
-  if (typeof value === 'number') return Number.isFinite(value) ? `${value}` : 'null';
-  if (value === null) return 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return JSON.stringify(value) as string | undefined;
-}
 
 /**
  * A Node presented with blank per-read fields, its JSON (storedNodeJson) and where each field's
@@ -30,6 +24,15 @@ export interface EncodedNode {
 const field = (node: PublicNode, i: number): unknown =>
   (node as unknown as Record<string, unknown>)[FIELDS[i]!];
 
+/** Whether field `i` holds a Usage or null. */
+const IS_USAGE = FIELDS.map((f) => NODE_USAGE_FIELDS.includes(f));
+
+/** JSON of field `i` of `node`: a usage's written out (usageJson), any other value's by jsonOf. */
+function fieldJson(node: PublicNode, i: number): string | undefined {
+  const v = field(node, i);
+  return IS_USAGE[i] && typeof v === 'object' && v !== null ? usageJson(v as Usage) : jsonOf(v);
+}
+
 /** Where value `i` ends: where the next key starts, or at the closing brace. */
 const endOf = (e: EncodedNode & { starts: readonly number[] }, i: number): number =>
   i + 1 < FIELDS.length ? e.starts[i + 1]! - KEYS[i + 1]!.length : e.json.length - 1;
@@ -38,7 +41,7 @@ export function encodeNode(node: PublicNode): EncodedNode {
   const starts: number[] = [];
   let json = '';
   for (let i = 0; i < FIELDS.length; i++) {
-    const v = jsonOf(field(node, i));
+    const v = fieldJson(node, i);
     if (v === undefined) return { node, json: JSON.stringify(node), starts: null };
     json += KEYS[i]!;
     starts.push(json.length);
@@ -70,7 +73,7 @@ export function reencodeNode(
   let json = '';
   let from = 0;
   for (const i of at) {
-    const v = jsonOf(field(next, i));
+    const v = fieldJson(next, i);
     if (v === undefined) return encodeNode(next);
     const start = prev.starts[i]!;
     const end = endOf(prev, i);

@@ -4,5 +4,6 @@ export * from './event-json';
 export * from './node-record-json';
 export * from './listed-event-json';
 export * from './encoded-node';
+export * from './json-of';
 export * from './change-json';
 export * from './sealed-ids';

@@ -1,6 +1,6 @@
 import { compareJsonbKeys } from '../stored-json/jsonb-order';
 import { costOf, priceOf, roundUsd, type PriceTable } from './model-prices';
-import { TOKEN_KINDS, type PricedCounts, type TokenCounts, type Usage } from './usage';
+import { type PricedCounts, type TokenCounts, type Usage } from './usage';
 
 /** Models one usage object names at most; the tokens of any further model count under OTHER_MODELS. */
 export const USAGE_MODELS_MAX = 20;
@@ -13,12 +13,6 @@ const plus = (a: TokenCounts, b: TokenCounts): TokenCounts => ({
   output_tokens: a.output_tokens + b.output_tokens,
 });
 
-const tokensOf = (t: TokenCounts): TokenCounts => {
-  const out = {} as TokenCounts;
-  for (const kind of TOKEN_KINDS) out[kind] = t[kind];
-  return out;
-};
-
 /** Counts in jsonb's key order. */
 const counts = (cost: number | null, t: TokenCounts): PricedCounts => ({
   cost_usd: cost,
@@ -28,21 +22,51 @@ const counts = (cost: number | null, t: TokenCounts): PricedCounts => ({
   cache_creation_tokens: t.cache_creation_tokens,
 });
 
-const priced = (model: string, tokens: TokenCounts, prices: PriceTable): PricedCounts => {
+const costAt = (model: string, tokens: TokenCounts, prices: PriceTable): number | null => {
   const price = model === OTHER_MODELS ? undefined : priceOf(prices, model);
-  return counts(price ? costOf(tokens, price) : null, tokens);
+  return price ? costOf(tokens, price) : null;
 };
 
-/** An own property even for a key named `__proto__`, as JSON.parse makes it. */
+/**
+ * `entry` priced again: itself when its cost stays the same (an entry made by `counts`, or read
+ * back from jsonb, has its keys in the order `counts` gives them).
+ */
+function repriced(name: string, entry: PricedCounts, prices: PriceTable): PricedCounts {
+  const cost = costAt(name, entry, prices);
+  return cost === entry.cost_usd ? entry : counts(cost, entry);
+}
+
+/** `out[key] = value`, an own property even for a key named `__proto__`, as JSON.parse makes it. */
 const put = (out: Record<string, PricedCounts>, key: string, value: PricedCounts): void => {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else out[key] = value;
 };
+
+/** `names` in jsonb's order: themselves when they are. */
+function inJsonbOrder(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++)
+    if (compareJsonbKeys(names[i - 1]!, names[i]!) > 0) return names.sort(compareJsonbKeys);
+  return names;
+}
+
+/** `names` (in jsonb's order) with `name` in its place. */
+function withName(names: readonly string[], name: string): string[] {
+  let i = names.length;
+  while (i > 0 && compareJsonbKeys(names[i - 1]!, name) > 0) i--;
+  return [...names.slice(0, i), name, ...names.slice(i)];
+}
 
 /**
  * `usage` with `tokens` of `model` added: a new object, `usage` untouched. Every model's cost is
  * priced again from its token counts with `prices`, so a total is always its tokens at the table
- * in force when it last changed. `cost_usd` sums the models that have a price; it is null only
- * when none has one.
+ * in force when it last changed; a model whose counts and cost stay the same keeps its entry.
+ * `cost_usd` sums the models that have a price, in jsonb's order; it is null only when none has one.
  */
 export function addUsage(
   usage: Usage,
@@ -50,31 +74,26 @@ export function addUsage(
   tokens: TokenCounts,
   prices: PriceTable,
 ): Usage {
-  const names = Object.keys(usage.by_model);
-  const key =
-    Object.hasOwn(usage.by_model, model) || names.length < USAGE_MODELS_MAX - 1
-      ? model
-      : OTHER_MODELS;
+  const names = inJsonbOrder(Object.keys(usage.by_model));
+  const has = Object.hasOwn(usage.by_model, model);
+  const key = has || names.length < USAGE_MODELS_MAX - 1 ? model : OTHER_MODELS;
+  const added = !has && !Object.hasOwn(usage.by_model, key);
   const byModel: Record<string, PricedCounts> = {};
-  if (!names.includes(key)) names.push(key);
-  names.sort(compareJsonbKeys);
   let cost: number | null = null;
-  for (const name of names) {
-    const before = Object.hasOwn(usage.by_model, name) ? tokensOf(usage.by_model[name]!) : null;
-    const after = name === key ? plus(before ?? ZERO_TOKENS, tokens) : before!;
-    const model = priced(name, after, prices);
-    put(byModel, name, model);
-    if (model.cost_usd !== null) cost = (cost ?? 0) + model.cost_usd;
+  for (const name of added ? withName(names, key) : names) {
+    // read only own entries: a new key may be named `__proto__`
+    const before = added && name === key ? undefined : usage.by_model[name]!;
+    let entry: PricedCounts;
+    if (name !== key) entry = repriced(name, before!, prices);
+    else {
+      const sum = before ? plus(before, tokens) : tokens;
+      entry = counts(costAt(name, sum, prices), sum);
+    }
+    put(byModel, name, entry);
+    if (entry.cost_usd !== null) cost = (cost ?? 0) + entry.cost_usd;
   }
   return {
     by_model: byModel,
-    ...counts(cost === null ? null : roundUsd(cost), plus(tokensOf(usage), tokens)),
+    ...counts(cost === null ? null : roundUsd(cost), plus(usage, tokens)),
   };
 }
-
-const ZERO_TOKENS: TokenCounts = {
-  input_tokens: 0,
-  cache_read_tokens: 0,
-  cache_creation_tokens: 0,
-  output_tokens: 0,
-};

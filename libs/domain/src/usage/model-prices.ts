@@ -52,9 +52,19 @@ export const DEFAULT_PRICES: PriceTable = parsePriceTable(defaultTable);
 /** A dated snapshot suffix providers add to a model name: `-20250929` or `-2025-08-07`. */
 const DATE_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2})$/;
 
+/** Each table's answers for the names it was asked, up to NAMES_KEPT of them. */
+const found = new WeakMap<PriceTable, Map<string, ModelPrice | undefined>>();
+const NAMES_KEPT = 1_000;
+
 /** The price of `model`: its own entry, else the entry of its name without a date suffix. */
 export function priceOf(table: PriceTable, model: string): ModelPrice | undefined {
-  return table.get(model) ?? table.get(model.replace(DATE_SUFFIX, ''));
+  let answers = found.get(table);
+  if (answers === undefined) found.set(table, (answers = new Map()));
+  const known = answers.get(model);
+  if (known !== undefined || answers.has(model)) return known;
+  const price = table.get(model) ?? table.get(model.replace(DATE_SUFFIX, ''));
+  if (answers.size < NAMES_KEPT) answers.set(model, price);
+  return price;
 }
 
 /** Rounds to a millionth of a dollar, so sums do not carry float noise. */
