@@ -148,11 +148,12 @@ describe('KeyRateLimiter leases', () => {
         prefix,
         degradation,
       );
+      // the bucket refills from its first Redis call on
+      const started = Date.now();
       const first = await replicaA.consume('key_1');
       expect(first).toMatchObject({ allowed: true, remaining: 199 });
       // one Redis call took a lease of 10 tokens from the shared bucket
       expect(Number(await redis.hget(`${prefix}:key_1`, 'tokens'))).toBeCloseTo(190, 0);
-      const started = Date.now();
       let allowed = 1;
       let refused;
       while ((refused = await (allowed % 2 ? replicaB : replicaA).consume('key_1')).allowed)
