@@ -1,4 +1,10 @@
-import { eventId, jsonStringBody, NO_USAGE, NODE_STATES, usageTotalsJson } from '@graph-history/domain';
+import {
+  eventId,
+  jsonStringBody,
+  NO_USAGE,
+  NODE_STATES,
+  usageTotalsJson,
+} from '@graph-history/domain';
 import type { GraphAt } from './graph-view.service';
 
 /**
