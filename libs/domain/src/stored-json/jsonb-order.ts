@@ -16,7 +16,7 @@ export function compareJsonbKeys(a: string, b: string): number {
 }
 
 /** `out[key] = value`, also for a key named `__proto__` (an own property, as JSON.parse makes). */
-const put = (out: Record<string, unknown>, key: string, value: unknown): void => {
+export const putOwn = <T>(out: Record<string, T>, key: string, value: T): void => {
   if (key === '__proto__')
     Object.defineProperty(out, key, {
       value,
@@ -52,14 +52,14 @@ export function inJsonbOrder<T>(value: T): T {
   let out: Record<string, unknown> | null = null;
   if (!sorted) {
     out = {};
-    for (const k of keys.sort(compareJsonbKeys)) put(out, k, inJsonbOrder(obj[k]));
+    for (const k of keys.sort(compareJsonbKeys)) putOwn(out, k, inJsonbOrder(obj[k]));
     return out as T;
   }
   for (const k of keys) {
     const v = obj[k];
     if (v === null || typeof v !== 'object') continue;
     const w = inJsonbOrder(v);
-    if (w !== v) put((out ??= { ...obj }), k, w);
+    if (w !== v) putOwn((out ??= { ...obj }), k, w);
   }
   return (out ?? value) as T;
 }

@@ -1,4 +1,4 @@
-import { compareJsonbKeys } from '../stored-json/jsonb-order';
+import { compareJsonbKeys, putOwn } from '../stored-json/jsonb-order';
 import { costOf, priceOf, roundUsd, type PriceTable } from './model-prices';
 import { type PricedCounts, type TokenCounts, type Usage } from './usage';
 
@@ -35,18 +35,6 @@ function repriced(name: string, entry: PricedCounts, prices: PriceTable): Priced
   const cost = costAt(name, entry, prices);
   return cost === entry.cost_usd ? entry : counts(cost, entry);
 }
-
-/** `out[key] = value`, an own property even for a key named `__proto__`, as JSON.parse makes it. */
-const put = (out: Record<string, PricedCounts>, key: string, value: PricedCounts): void => {
-  if (key === '__proto__')
-    Object.defineProperty(out, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else out[key] = value;
-};
 
 /** `names` in jsonb's order: themselves when they are. */
 function inJsonbOrder(names: string[]): string[] {
@@ -89,7 +77,7 @@ export function addUsage(
       const sum = before ? plus(before, tokens) : tokens;
       entry = counts(costAt(name, sum, prices), sum);
     }
-    put(byModel, name, entry);
+    putOwn(byModel, name, entry);
     if (entry.cost_usd !== null) cost = (cost ?? 0) + entry.cost_usd;
   }
   return {
